@@ -1,0 +1,216 @@
+"""Command-line interface. The library raises; this module alone maps errors to exit codes.
+
+Exit codes: 0 success, 1 invalid certificate (or a game that ends in a contradiction),
+2 unusable input (bad arguments, unreadable file, unknown strategy, invalid code...).
+Heavy modules (numpy builder, renderer) are imported only by the subcommands that use them,
+so ``certify verify`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits 2 already; keep its one-line style
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _add_game_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pegs", type=int, default=4, help="pegs per code (default 4)")
+    p.add_argument("--colors", "--colours", type=int, default=6, help="number of colours (default 6)")
+    p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
+
+
+def _game(args):
+    from .game import Game
+
+    return Game(args.pegs, args.colors, not args.no_repetition)
+
+
+# -- build -----------------------------------------------------------------------------
+
+def cmd_build(args) -> int:
+    from .certificate import make_certificate, write
+    from .progress import Progress
+    from .report import summary_lines
+    from .strategies import get_strategy
+
+    game = _game(args)
+    cls = get_strategy(args.strategy)
+    kwargs = {"first": args.first}
+    kwargs.update(_strategy_options(cls, args))
+    strategy = cls(game, **kwargs)
+    out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
+    with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
+        cert = make_certificate(strategy, progress=bar.update)
+    write(cert, out)
+    if args.json:
+        _print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]})
+    else:
+        print(f"wrote {out}")
+        for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
+            print(line)
+    return EXIT_OK
+
+
+def _strategy_options(cls, args) -> dict:
+    """Extra constructor options a strategy declares (e.g. greenwell's --sequence)."""
+    out = {}
+    for name in getattr(cls, "options", ()):
+        value = getattr(args, name, None)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+# -- verify ----------------------------------------------------------------------------
+
+def cmd_verify(args) -> int:
+    from . import verify
+
+    return verify.run(args.files, args.max_guesses, args.json)
+
+
+# -- stats -----------------------------------------------------------------------------
+
+def _verified(path: str, max_guesses=None):
+    """Verify a file and return its report, or raise SystemExit with the verifier's status."""
+    from . import verify
+
+    report = verify.verify_file(path, max_guesses)
+    if not report.valid:
+        print(report.line(), file=sys.stderr)
+        raise SystemExit(report.status)
+    return report
+
+
+def cmd_stats(args) -> int:
+    from .report import distribution_table
+
+    report = _verified(args.file)
+    if args.json:
+        _print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
+                     "verified": report.replayed})
+    else:
+        print(distribution_table(report.strategy, report.game, report.replayed))
+    return EXIT_OK
+
+
+# -- explain ---------------------------------------------------------------------------
+
+def cmd_explain(args) -> int:
+    from .report import explain_secret
+
+    report = _verified(args.file)
+    from .certificate import read
+
+    cert = read(args.file)
+    lines, steps = explain_secret(cert, args.secret)
+    if args.json:
+        _print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps})
+    else:
+        print("\n".join(lines))
+    del report
+    return EXIT_OK
+
+
+# -- strategies ------------------------------------------------------------------------
+
+def cmd_strategies(args) -> int:
+    from .strategies import STRATEGIES
+
+    if args.json:
+        _print_json([{"id": k, "description": c.description, "reference": c.reference}
+                     for k, c in STRATEGIES.items()])
+        return EXIT_OK
+    width = max(map(len, STRATEGIES))
+    for key, cls in STRATEGIES.items():
+        print(f"{key:<{width}}  {cls.description}")
+        print(f"{'':<{width}}  {cls.reference}")
+    return EXIT_OK
+
+
+# -- plumbing --------------------------------------------------------------------------
+
+def _print_json(obj) -> None:
+    import orjson
+
+    sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n")
+    sys.stdout.flush()
+
+
+def make_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    parser = _Parser(prog="certify", description="Mastermind strategies as machine-checked certificates.")
+    parser.add_argument("--version", action="version", version=f"certify {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    p = sub.add_parser("build", help="expand a strategy into a certificate")
+    p.add_argument("strategy", metavar="STRATEGY", help="strategy id (see 'certify strategies')")
+    _add_game_args(p)
+    p.add_argument("--first", metavar="CODE", help="override the first guess")
+    p.add_argument("--sequence", metavar="CODES", help="greenwell: static sequence, comma-separated")
+    p.add_argument("-o", "--output", metavar="FILE", help="certificate path (.json or .json.gz)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("verify", help="independently verify certificates")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--max-guesses", type=_positive, metavar="K", help="also require max guesses <= K")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("stats", help="distribution table of a verified certificate")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("explain", help="the game one secret plays through a certificate")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("secret", metavar="SECRET")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("strategies", help="list the strategies")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_strategies)
+    return parser
+
+
+def main(argv=None) -> int:
+    from .errors import CertifyError
+
+    parser = make_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except CertifyError as e:
+        print(f"certify {args.command}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"certify {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The committed certificates: what `make certificates` builds and `make verify` checks.
+
+``python -m certify.catalog build`` rebuilds every certificate under certificates/ and
+writes the manifest ``certificates/index.json`` (game, strategy, claims, sha256 of each file);
+``python -m certify.catalog verify`` runs the independent verifier on all of them and checks
+the manifest against the files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent / "certificates"
+MANIFEST = "index.json"
+
+#: (file name, strategy id, pegs, colors, repetition, options)
+CATALOG: list[tuple[str, str, int, int, bool, dict]] = [
+    ("knuth-4x6.json", "knuth", 4, 6, True, {}),
+]
+
+__all__ = ["CATALOG", "build_one", "build_all", "manifest", "verify_all"]
+
+
+def build_one(entry, folder: Path = ROOT) -> bytes:
+    """Build one catalogue entry and write it under ``folder``; return the file's bytes."""
+    from .certificate import make_certificate, write_atomic, dumps
+    from .game import Game
+    from .strategies import get_strategy
+
+    name, strategy_id, pegs, colors, repetition, options = entry
+    strategy = get_strategy(strategy_id)(Game(pegs, colors, repetition), **options)
+    cert = make_certificate(strategy)
+    path = folder / name
+    write_atomic(path, dumps(cert, compact=name.endswith(".gz")))
+    return path.read_bytes()
+
+
+def manifest(folder: Path = ROOT) -> dict:
+    """The manifest for the catalogue's files as they are in ``folder``."""
+    from .certificate import read
+
+    entries = []
+    for name, *_ in CATALOG:
+        path = folder / name
+        cert = read(path)
+        entries.append({
+            "file": name,
+            "game": cert["game"],
+            "strategy": cert["strategy"],
+            "claims": cert["claims"],
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        })
+    return {"format": "certify-certificate-index", "version": 1, "certificates": entries}
+
+
+def build_all(folder: Path = ROOT) -> None:
+    from .certificate import write_atomic
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for entry in CATALOG:
+        print(f"building {entry[0]}", file=sys.stderr)
+        build_one(entry, folder)
+    write_atomic(folder / MANIFEST, orjson.dumps(manifest(folder), option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def verify_all(folder: Path = ROOT) -> int:
+    """Verify every catalogued certificate and the manifest; return an exit status."""
+    from . import verify
+
+    status = 0
+    listed = orjson.loads((folder / MANIFEST).read_bytes())
+    by_file = {e["file"]: e for e in listed["certificates"]}
+    for name, *_ in CATALOG:
+        path = folder / name
+        report = verify.verify_file(str(path))
+        print(report.line())
+        status = max(status, report.status)
+        entry = by_file.get(name)
+        if entry is None:
+            print(f"{path}: not listed in {MANIFEST}")
+            status = max(status, 1)
+        elif report.valid and (entry["sha256"] != hashlib.sha256(path.read_bytes()).hexdigest()
+                               or entry["claims"] != report.claims):
+            print(f"{path}: does not match its {MANIFEST} entry")
+            status = max(status, 1)
+    return status
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv == ["build"]:
+        build_all()
+        return 0
+    if argv == ["verify"]:
+        return verify_all()
+    print("usage: python -m certify.catalog build|verify", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""Human-readable text from certificates and verifier reports (tables, summaries, one secret's game).
+
+Only the standard library and the independent verifier are used here, so `stats` and
+`explain` print what the verifier replayed, not what the file claims.
+"""
+
+from __future__ import annotations
+
+from . import verify
+
+
+def game_text(game: dict) -> str:
+    rep = "" if game["repetition"] else ", no repetition"
+    return f"{game['pegs']} pegs x {game['colors']} colours{rep}"
+
+
+def _mean(stats: dict) -> str:
+    return f"{stats['total_guesses'] / stats['secrets']:.3f}"
+
+
+def summary_lines(name: str, game: dict, claims: dict) -> list[str]:
+    hist = ", ".join(f"{v}" for v in claims["histogram"].values())
+    return [
+        f"strategy {name} on {game_text(game)}: {claims['secrets']} secrets",
+        f"distribution (1..{claims['max_guesses']} guesses): {hist}",
+        f"max {claims['max_guesses']}, total {claims['total_guesses']}, mean {_mean(claims)}",
+    ]
+
+
+def distribution_table(strategy: dict, game: dict, stats: dict) -> str:
+    """The table as the published studies print it: guesses, count, frequency %, cumulative %."""
+    n = stats["secrets"]
+    rows = [f"{strategy['name']} on {game_text(game)} ({n} secrets), verified",
+            f"{'guesses':>7}  {'count':>7}  {'frequency %':>11}  {'cumulative %':>12}"]
+    cumulative = 0
+    for k in range(1, stats["max_guesses"] + 1):
+        count = stats["histogram"].get(str(k), 0)
+        cumulative += count
+        rows.append(f"{k:>7}  {count:>7}  {100 * count / n:>11.2f}  {100 * cumulative / n:>12.2f}")
+    rows.append(f"{'total':>7}  {n:>7}  {100:>11.2f}")
+    rows.append(f"mean {_mean(stats)} guesses ({stats['total_guesses']}/{n}), max {stats['max_guesses']}")
+    return "\n".join(rows)
+
+
+def explain_secret(cert: dict, secret: str) -> tuple[list[str], list[dict]]:
+    """The game ``secret`` plays through a (verified) certificate: text lines and JSON steps."""
+    from .errors import CertifyError
+
+    game = cert["game"]
+    pegs, colors, repetition = game["pegs"], game["colors"], game["repetition"]
+    candidates = verify.codes(pegs, colors, repetition)
+    secret = secret.lower()
+    if secret not in set(candidates):
+        raise CertifyError(f"{secret!r} is not a code of the game ({game_text(game)})")
+    lines = [f"secret {secret}, strategy {cert['strategy']['name']} on {game_text(game)}"]
+    steps = []
+    node = cert["tree"]
+    n = 0
+    while True:
+        n += 1
+        guess = node["guess"]
+        b, w = verify.feedback(guess, secret)
+        candidates = [c for c in candidates if verify.feedback(guess, c) == (b, w)]
+        steps.append({"guess": guess, "black": b, "white": w, "candidates_left": len(candidates)})
+        if (b, w) == (pegs, 0):
+            lines.append(f"{n:>3}. {guess}  {b},{w}  found {secret} in {n} guess{'es' if n > 1 else ''}")
+            return lines, steps
+        left = f"{len(candidates)} candidate{'s' if len(candidates) != 1 else ''} left"
+        lines.append(f"{n:>3}. {guess}  {b},{w}  {left}")
+        node = node["next"][f"{b},{w}"]

@@ -1,0 +1,22 @@
+"""The registry of strategies, by CLI id."""
+
+from __future__ import annotations
+
+from ..errors import CertifyError
+from .base import Strategy
+from .minimax import Entropy, ExpectedSize, Knuth, MinimaxCandidates, MinimaxLowest, MostParts
+
+STRATEGIES: dict[str, type[Strategy]] = {
+    cls.id: cls
+    for cls in (Knuth, MinimaxLowest, MinimaxCandidates, ExpectedSize, Entropy, MostParts)
+}
+
+__all__ = ["STRATEGIES", "Strategy", "get_strategy"]
+
+
+def get_strategy(name: str) -> type[Strategy]:
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        known = ", ".join(sorted(STRATEGIES))
+        raise CertifyError(f"unknown strategy {name!r} (known: {known})") from None

@@ -1,0 +1,473 @@
+"""Independent verifier for Mastermind strategy certificates (format v1).
+
+This module is the trusted core. It imports only the standard library (plus orjson
+for fast --json output when present) and nothing from the rest of ``certify``: it
+enumerates the game's codes itself and scores feedback with its own rule (mark the
+exact matches, then match the remaining pegs one by one), which differs from the
+builder's colour-count formula. It can run on its own::
+
+    python certify/verify.py FILE [--max-guesses K] [--json]
+
+It replays every secret of the game through the tree, top-down (each node splits the
+secrets that reach it by their feedback), iteratively rather than recursively, and
+checks the tree's shape and every claim. Exit status: 0 valid, 1 invalid, 2 unusable.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import re
+import sys
+import zlib
+
+FORMAT = "mastermind-strategy-certificate"
+VERSION = 1
+REPORT_VERSION = 1
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+#: Largest game the verifier enumerates (number of codes); larger ones are refused up front.
+MAX_CODES = 1_000_000
+#: Deepest tree accepted (guesses on one path); deeper trees are refused, not walked.
+MAX_DEPTH = 256
+#: Largest input accepted (bytes, after decompression).
+MAX_BYTES = 1 << 30
+
+EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+_KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
+_COUNT = re.compile(r"[1-9][0-9]{0,5}")
+_NODE_FIELDS = frozenset(("guess", "next"))
+
+__all__ = ["Report", "feedback", "verify_bytes", "verify_file", "main"]
+
+
+class Invalid(Exception):
+    """The certificate is wrong; the message says what and where."""
+
+
+class _Dup(dict):
+    """A JSON object that had a repeated key (kept so the error can name its place)."""
+
+    duplicate = ""
+
+
+def _pairs(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen = set()
+        d = _Dup(pairs)
+        for k, _ in pairs:
+            if k in seen:
+                d.duplicate = k
+                break
+            seen.add(k)
+    return d
+
+
+def _no_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def feedback(guess: str, secret: str) -> tuple[int, int]:
+    """(black, white): exact matches first, then each remaining guess peg takes one
+    remaining secret peg of its colour, if any is left."""
+    black = 0
+    rest_guess = []
+    rest_secret = []
+    for g, s in zip(guess, secret):
+        if g == s:
+            black += 1
+        else:
+            rest_guess.append(g)
+            rest_secret.append(s)
+    white = 0
+    for g in rest_guess:
+        if g in rest_secret:
+            rest_secret.remove(g)
+            white += 1
+    return black, white
+
+
+def codes(pegs: int, colors: int, repetition: bool) -> list[str]:
+    """Every code of the game, in code order."""
+    letters = ALPHABET[:colors]
+    if repetition:
+        return ["".join(t) for t in itertools.product(letters, repeat=pegs)]
+    return ["".join(t) for t in itertools.permutations(letters, pegs)]
+
+
+def _n_codes(pegs: int, colors: int, repetition: bool) -> int:
+    if repetition:
+        return colors**pegs
+    n = 1
+    for k in range(pegs):
+        n *= colors - k
+    return n
+
+
+class Report:
+    """Outcome of verifying one file."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.status = EXIT_VALID
+        self.error: str | None = None
+        self.game: dict | None = None
+        self.strategy: dict | None = None
+        self.claims: dict | None = None
+        self.replayed: dict | None = None
+        self.max_guesses_bound: int | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.status == EXIT_VALID
+
+    def __repr__(self) -> str:
+        return f"<Report {self.file!r} status={self.status} error={self.error!r}>"
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.file,
+            "valid": self.valid,
+            "status": ("valid", "invalid", "unusable")[self.status],
+            "exit_code": self.status,
+            "error": self.error,
+            "game": self.game,
+            "strategy": self.strategy,
+            "claims": self.claims,
+            "replayed": self.replayed,
+            "max_guesses_bound": self.max_guesses_bound,
+        }
+
+    def line(self) -> str:
+        """One human line."""
+        if self.valid:
+            r = self.replayed
+            g = self.game
+            rep = "" if g["repetition"] else " without repetition"
+            bound = "" if self.max_guesses_bound is None else f" (<= {self.max_guesses_bound} as asked)"
+            return (f"{self.file}: valid: {r['secrets']} secrets of {g['pegs']}x{g['colors']}{rep}, "
+                    f"max {r['max_guesses']} guesses{bound}, total {r['total_guesses']}")
+        kind = "invalid" if self.status == EXIT_INVALID else "unusable"
+        return f"{self.file}: {kind}: {self.error}"
+
+
+def _typename(x) -> str:
+    return {dict: "object", _Dup: "object", list: "array", str: "string", bool: "boolean",
+            int: "integer", float: "number", type(None): "null"}.get(type(x), type(x).__name__)
+
+
+def _need(obj, key: str, kind, where: str):
+    if key not in obj:
+        raise Invalid(f"{where}: missing field {key!r}")
+    value = obj[key]
+    if type(value) is not kind and not (kind is dict and type(value) is _Dup):
+        want = _typename(kind())
+        raise Invalid(f"{where}.{key}: expected {want}, got {_typename(value)} {_short(value)}")
+    if type(value) is _Dup:
+        raise Invalid(f"{where}.{key}: duplicate key {value.duplicate!r}")
+    return value
+
+
+def _short(x) -> str:
+    s = repr(x)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _only(obj: dict, allowed, where: str) -> None:
+    extra = sorted(set(obj) - set(allowed))
+    if extra:
+        raise Invalid(f"{where}: unknown field {extra[0]!r}")
+
+
+def _parse(raw: bytes):
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as e:
+            raise Invalid(f"corrupt gzip data ({e})") from None
+    if len(raw) > MAX_BYTES:
+        raise Invalid(f"file larger than {MAX_BYTES} bytes")
+    if not raw.strip():
+        raise Invalid("empty file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Invalid(f"not UTF-8 text (byte {e.start})") from None
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+    except RecursionError:
+        raise Invalid("JSON nested too deeply") from None
+    except json.JSONDecodeError as e:
+        raise Invalid(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except ValueError as e:  # NaN/Infinity, integers too long to convert
+        raise Invalid(f"not valid JSON: {e}") from None
+
+
+def _check_header(doc, report: Report):
+    if type(doc) is _Dup:
+        raise Invalid(f"top level: duplicate key {doc.duplicate!r}")
+    if type(doc) is not dict:
+        raise Invalid(f"top level: expected object, got {_typename(doc)}")
+    fmt = _need(doc, "format", str, "top level")
+    if fmt != FORMAT:
+        raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
+    version = _need(doc, "version", int, "top level")
+    if version != VERSION:
+        raise Invalid(f"version: this verifier reads version {VERSION}, got {version}")
+
+    game = _need(doc, "game", dict, "top level")
+    _only(game, ("pegs", "colors", "repetition"), "game")
+    pegs = _need(game, "pegs", int, "game")
+    colors = _need(game, "colors", int, "game")
+    repetition = _need(game, "repetition", bool, "game")
+    if pegs < 1:
+        raise Invalid(f"game.pegs: must be >= 1, got {pegs}")
+    if not 2 <= colors <= len(ALPHABET):
+        raise Invalid(f"game.colors: must be from 2 to {len(ALPHABET)}, got {colors}")
+    if not repetition and pegs > colors:
+        raise Invalid(f"game: {pegs} pegs without repetition need at least {pegs} colors, got {colors}")
+    if pegs > 64 or _n_codes(pegs, colors, repetition) > MAX_CODES:
+        size = "more than 10^100" if pegs > 64 else str(_n_codes(pegs, colors, repetition))
+        raise Invalid(f"game: {size} codes is too large to enumerate (limit {MAX_CODES})")
+    report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
+
+    strategy = _need(doc, "strategy", dict, "top level")
+    name = _need(strategy, "name", str, "strategy")
+    report.strategy = {"name": name}
+    if "params" in strategy:
+        report.strategy["params"] = _need(strategy, "params", dict, "strategy")
+    if "reference" in strategy:
+        _need(strategy, "reference", str, "strategy")
+
+    claims = _need(doc, "claims", dict, "top level")
+    _only(claims, ("secrets", "max_guesses", "total_guesses", "histogram"), "claims")
+    for key in ("secrets", "max_guesses", "total_guesses"):
+        if _need(claims, key, int, "claims") < 0:
+            raise Invalid(f"claims.{key}: must not be negative")
+    hist = _need(claims, "histogram", dict, "claims")
+    for k, v in hist.items():
+        if not _COUNT.fullmatch(k):
+            raise Invalid(f"claims.histogram: key {_short(k)} is not a positive decimal number")
+        if type(v) is not int or v < 1:
+            raise Invalid(f"claims.histogram[{k!r}]: expected a positive integer, got {_short(v)}")
+    report.claims = {
+        "secrets": claims["secrets"],
+        "max_guesses": claims["max_guesses"],
+        "total_guesses": claims["total_guesses"],
+        "histogram": {k: hist[k] for k in sorted(hist, key=int)},
+    }
+    tree = _need(doc, "tree", dict, "top level")
+    return pegs, colors, repetition, tree
+
+
+def _path_text(path) -> str:
+    return " ".join(f"{g} -({k})->" for g, k in path) or "root"
+
+
+def _replay(tree: dict, pegs: int, colors: int, repetition: bool) -> dict[int, int]:
+    """Walk all secrets down the tree; return {guesses: secrets found}. Raises Invalid."""
+    secrets = codes(pegs, colors, repetition)
+    letters = set(ALPHABET[:colors])
+    win = (pegs, 0)
+    histogram: dict[int, int] = {}
+    # Each entry: node, the secrets reaching it, the path to it [(guess, key), ...].
+    stack = [(tree, secrets, ())]
+    while stack:
+        node, reaching, path = stack.pop()
+        depth = len(path) + 1
+        where = _path_text(path)
+        if type(node) is _Dup:
+            raise Invalid(f"at {where}: duplicate key {node.duplicate!r} in node")
+        if type(node) is not dict:
+            raise Invalid(f"at {where}: a node must be an object, got {_typename(node)}")
+        _only(node, _NODE_FIELDS, f"at {where}: node")
+        if depth > MAX_DEPTH:
+            raise Invalid(f"at {where}: tree deeper than {MAX_DEPTH} guesses")
+        if "guess" not in node:
+            raise Invalid(f"at {where}: node has no 'guess'")
+        guess = node["guess"]
+        if type(guess) is not str:
+            raise Invalid(f"at {where}: guess must be a string, got {_typename(guess)} {_short(guess)}")
+        if len(guess) != pegs:
+            raise Invalid(f"at {where}: guess {_short(guess)} has {len(guess)} pegs, the game has {pegs}")
+        bad = [ch for ch in guess if ch not in letters]
+        if bad:
+            raise Invalid(f"at {where}: guess {_short(guess)} uses {bad[0]!r}, not a colour of the game "
+                          f"({ALPHABET[0]}..{ALPHABET[colors - 1]})")
+        if not repetition and len(set(guess)) != pegs:
+            raise Invalid(f"at {where}: guess {guess!r} repeats a colour in a game without repetition")
+
+        groups: dict[tuple[int, int], list[str]] = {}
+        for s in reaching:
+            fb = feedback(guess, s)
+            group = groups.get(fb)
+            if group is None:
+                groups[fb] = [s]
+            else:
+                group.append(s)
+        if groups.pop(win, None) is not None:
+            histogram[depth] = histogram.get(depth, 0) + 1
+
+        branches = node.get("next")
+        if branches is None and "next" not in node:
+            if groups:
+                fb = min(groups)
+                raise Invalid(f"at {where} {guess}: missing branch {fb[0]},{fb[1]} "
+                              f"(reached by secret {groups[fb][0]})")
+            continue
+        if type(branches) is _Dup:
+            raise Invalid(f"at {where} {guess}: duplicate feedback key {branches.duplicate!r}")
+        if type(branches) is not dict:
+            raise Invalid(f"at {where} {guess}: 'next' must be an object, got {_typename(branches)}")
+        if not branches:
+            raise Invalid(f"at {where} {guess}: 'next' is empty (omit it when the guess ends the game)")
+        seen = set()
+        children = []
+        for key, child in branches.items():
+            m = _KEY.fullmatch(key)
+            if not m:
+                raise Invalid(f"at {where} {guess}: malformed feedback key {_short(key)} (expected 'B,W')")
+            fb = (int(m.group(1)), int(m.group(2)))
+            if fb == win:
+                raise Invalid(f"at {where} {guess}: feedback key {key!r} is the win; it ends the game "
+                              "and must not have a branch")
+            if fb[0] + fb[1] > pegs or fb == (pegs - 1, 1):
+                raise Invalid(f"at {where} {guess}: feedback key {key!r} is impossible with {pegs} pegs")
+            if fb not in groups:
+                raise Invalid(f"at {where} {guess}: branch {key} is unreachable: no secret reaching "
+                              "this node gives that feedback")
+            seen.add(fb)
+            children.append((child, groups[fb], path + ((guess, key),)))
+        missing = sorted(set(groups) - seen)
+        if missing:
+            fb = missing[0]
+            raise Invalid(f"at {where} {guess}: missing branch {fb[0]},{fb[1]} "
+                          f"(reached by secret {groups[fb][0]})")
+        # Reverse so the first key is checked first and errors name the first bad path.
+        stack.extend(reversed(children))
+    return histogram
+
+
+def _first_deepest(tree: dict, depth: int, pegs: int, colors: int, repetition: bool):
+    """A (secret, path) that needs ``depth`` guesses, for error messages (tree already valid)."""
+    stack = [(tree, codes(pegs, colors, repetition), ())]
+    win = (pegs, 0)
+    while stack:
+        node, reaching, path = stack.pop()
+        guess = node["guess"]
+        if len(path) + 1 == depth and guess in reaching:
+            return guess, path + ((guess, None),)
+        groups: dict = {}
+        for s in reaching:
+            groups.setdefault(feedback(guess, s), []).append(s)
+        groups.pop(win, None)
+        for key, child in reversed(list(node.get("next", {}).items())):
+            b, w = map(int, key.split(","))
+            stack.append((child, groups[(b, w)], path + ((guess, key),)))
+    return None, ()
+
+
+def verify_document(doc, report: Report, max_guesses: int | None = None) -> Report:
+    try:
+        pegs, colors, repetition, tree = _check_header(doc, report)
+        histogram = _replay(tree, pegs, colors, repetition)
+        hist = {str(k): histogram[k] for k in sorted(histogram)}
+        replayed = {
+            "secrets": sum(histogram.values()),
+            "max_guesses": max(histogram),
+            "total_guesses": sum(k * v for k, v in histogram.items()),
+            "histogram": hist,
+        }
+        report.replayed = replayed
+        for key in ("secrets", "max_guesses", "total_guesses"):
+            if report.claims[key] != replayed[key]:
+                raise Invalid(f"claims.{key}: claimed {report.claims[key]}, replay gives {replayed[key]}")
+        if report.claims["histogram"] != hist:
+            for k in sorted(set(hist) | set(report.claims["histogram"]), key=int):
+                a, b = report.claims["histogram"].get(k, 0), hist.get(k, 0)
+                if a != b:
+                    raise Invalid(f"claims.histogram[{k!r}]: claimed {a}, replay gives {b}")
+        if max_guesses is not None:
+            report.max_guesses_bound = max_guesses
+            if replayed["max_guesses"] > max_guesses:
+                secret, path = _first_deepest(tree, replayed["max_guesses"], pegs, colors, repetition)
+                shown = " ".join(f"{g} -({k})->" if k else g for g, k in path)
+                raise Invalid(f"secret {secret} needs {replayed['max_guesses']} guesses, more than "
+                              f"--max-guesses {max_guesses}: {shown}")
+    except Invalid as e:
+        report.status = EXIT_INVALID
+        report.error = str(e)
+    return report
+
+
+def verify_bytes(raw: bytes, file: str = "<bytes>", max_guesses: int | None = None) -> Report:
+    """Verify a certificate given as bytes (plain or gzipped JSON)."""
+    report = Report(file)
+    try:
+        doc = _parse(raw)
+    except Invalid as e:
+        report.status = EXIT_INVALID
+        report.error = str(e)
+        return report
+    return verify_document(doc, report, max_guesses)
+
+
+def verify_file(path: str, max_guesses: int | None = None) -> Report:
+    """Verify a certificate file. Unreadable files give status 2 (unusable)."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        report = Report(str(path))
+        report.status = EXIT_UNUSABLE
+        report.error = f"cannot read file: {e.strerror or e}"
+        return report
+    return verify_bytes(raw, str(path), max_guesses)
+
+
+def reports_json(reports, max_guesses=None) -> bytes:
+    doc = {"report_version": REPORT_VERSION, "tool": "certify.verify",
+           "results": [r.to_json() for r in reports]}
+    try:
+        import orjson
+
+        return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
+    except ImportError:
+        return (json.dumps(doc, indent=2) + "\n").encode()
+
+
+def run(files, max_guesses=None, as_json=False, out=None, err=None) -> int:
+    """Verify files, print one line each (or a JSON report); return the exit status."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    reports = [verify_file(f, max_guesses) for f in files]
+    if as_json:
+        out.buffer.write(reports_json(reports)) if hasattr(out, "buffer") else out.write(
+            reports_json(reports).decode())
+        out.flush()
+    else:
+        for r in reports:
+            print(r.line(), file=out if r.valid else err)
+    return max((r.status for r in reports), default=EXIT_VALID)
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            self.print_usage(sys.stderr)
+            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            sys.exit(EXIT_UNUSABLE)
+
+    parser = Parser(prog="verify", description="Independently verify Mastermind strategy certificates.")
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--max-guesses", type=int, metavar="K")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    return run(args.files, args.max_guesses, args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
