@@ -22,7 +22,7 @@ SHOW = 10
 #: Rows on the codemaker's board.
 ROWS = 12
 
-__all__ = ["SHOW", "ROWS", "pegs_text", "check_code", "play_tree", "codemaker"]
+__all__ = ["SHOW", "ROWS", "pegs_text", "check_code", "secret_for", "play_tree", "codemaker"]
 
 # ANSI background (and a readable foreground) for the first 16 colours; 256-colour beyond.
 _BG = ["41", "42", "44", "43", "45", "46", "47", "100",
