@@ -129,6 +129,44 @@ def cmd_explain(args) -> int:
     return EXIT_OK
 
 
+# -- play ------------------------------------------------------------------------------
+
+def cmd_play(args) -> int:
+    from . import play
+    from .errors import CertifyError
+
+    game_given = args.pegs is not None or args.colors is not None or args.no_repetition
+    if args.codemaker:
+        if args.file:
+            raise CertifyError("give either a certificate FILE or --codemaker, not both")
+        from .game import Game
+
+        game = Game(args.pegs or 4, args.colors or 6, not args.no_repetition)
+        return play.codemaker(game, sys.stdin, sys.stdout, seed=args.seed)
+    if not args.file:
+        raise CertifyError("give a certificate FILE to play against, or --codemaker")
+    if game_given or args.seed is not None:
+        raise CertifyError("--pegs, --colors, --no-repetition and --seed go with --codemaker; "
+                           "a certificate sets its own game")
+    _verified(args.file)
+    from .certificate import read
+
+    return play.play_tree(read(args.file), sys.stdin, sys.stdout)
+
+
+# -- consistent ------------------------------------------------------------------------
+
+def cmd_consistent(args) -> int:
+    from .consistent import report
+
+    status, lines, doc = report(_game(args), args.answers, args.list)
+    if args.json:
+        _print_json(doc)
+    else:
+        print("\n".join(lines))
+    return status
+
+
 # -- strategies ------------------------------------------------------------------------
 
 def cmd_strategies(args) -> int:
@@ -188,6 +226,22 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("secret", metavar="SECRET")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("play", help="play a certificate's guesses against your secret (or --codemaker)")
+    p.add_argument("file", nargs="?", metavar="FILE", help="certificate whose guesses you answer")
+    p.add_argument("--codemaker", action="store_true", help="the computer keeps a secret, you guess")
+    p.add_argument("--pegs", type=_positive, help="codemaker: pegs per code (default 4)")
+    p.add_argument("--colors", "--colours", type=_positive, help="codemaker: colours (default 6)")
+    p.add_argument("--no-repetition", action="store_true", help="codemaker: no colour repeated")
+    p.add_argument("--seed", type=int, help="codemaker: seed of the random secret")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("consistent", help="the secrets consistent with answers GUESS=B,W")
+    _add_game_args(p)
+    p.add_argument("answers", nargs="*", metavar="GUESS=B,W", help="a guess and its answer")
+    p.add_argument("--list", action="store_true", help="list the secrets however many there are")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_consistent)
 
     p = sub.add_parser("strategies", help="list the strategies")
     p.add_argument("--json", action="store_true")
