@@ -100,12 +100,12 @@ def _verified(path: str, max_guesses=None):
 
 
 def cmd_stats(args) -> int:
-    from .report import distribution_table
+    from .report import bounds, distribution_table
 
     report = _verified(args.file)
     if args.json:
         _print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
-                     "verified": report.replayed})
+                     "verified": report.replayed, "bounds": bounds(report.strategy, report.game)})
     else:
         print(distribution_table(report.strategy, report.game, report.replayed))
     return EXIT_OK

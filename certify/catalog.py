@@ -20,6 +20,7 @@ MANIFEST = "index.json"
 #: (file name, strategy id, pegs, colors, repetition, options)
 CATALOG: list[tuple[str, str, int, int, bool, dict]] = [
     ("knuth-4x6.json", "knuth", 4, 6, True, {}),
+    ("viaud-4x6.json", "viaud", 4, 6, True, {}),
 ]
 
 __all__ = ["CATALOG", "build_one", "build_all", "manifest", "verify_all"]

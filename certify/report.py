@@ -1,6 +1,7 @@
 """Human-readable text from certificates and verifier reports (tables, summaries, one secret's game).
 
-Only the standard library and the independent verifier are used here, so `stats` and
+Only the standard library, the independent verifier and the paper bounds (``certify.bounds``,
+stdlib only) are used here, so `stats` and
 `explain` print what the verifier replayed, not what the file claims.
 """
 
@@ -39,7 +40,27 @@ def distribution_table(strategy: dict, game: dict, stats: dict) -> str:
         rows.append(f"{k:>7}  {count:>7}  {100 * count / n:>11.2f}  {100 * cumulative / n:>12.2f}")
     rows.append(f"{'total':>7}  {n:>7}  {100:>11.2f}")
     rows.append(f"mean {_mean(stats)} guesses ({stats['total_guesses']}/{n}), max {stats['max_guesses']}")
+    b = bounds(strategy, game)
+    rows.append(f"lower bound: q0 = {b['q0']} (Viaud 1987, VI), so some secret needs >= {b['lower']} guesses")
+    if "viaud_prop_v1" in b:
+        rows.append(f"upper bound: {b['viaud_prop_v1']} guesses (Viaud 1987, Prop. V.1 + 1 to show the code), "
+                    f"measured max {stats['max_guesses']}")
     return "\n".join(rows)
+
+
+def bounds(strategy: dict, game: dict) -> dict:
+    """The paper's bounds for this game: q0 for any strategy, Proposition V.1 for viaud."""
+    import math
+
+    from .bounds import q0, viaud_max_guesses
+
+    n, m = game["pegs"], game["colors"]
+    codes = m**n if game["repetition"] else math.perm(m, n)
+    out = {"q0": q0(n, m, codes)}
+    out["lower"] = out["q0"] + 1
+    if strategy["name"] == "viaud" and game["repetition"]:
+        out["viaud_prop_v1"] = viaud_max_guesses(n, m)
+    return out
 
 
 def explain_secret(cert: dict, secret: str) -> tuple[list[str], list[dict]]:

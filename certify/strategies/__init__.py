@@ -5,10 +5,11 @@ from __future__ import annotations
 from ..errors import CertifyError
 from .base import Strategy
 from .minimax import Entropy, ExpectedSize, Knuth, MinimaxCandidates, MinimaxLowest, MostParts
+from .viaud import Viaud
 
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.id: cls
-    for cls in (Knuth, MinimaxLowest, MinimaxCandidates, ExpectedSize, Entropy, MostParts)
+    for cls in (Knuth, MinimaxLowest, MinimaxCandidates, ExpectedSize, Entropy, MostParts, Viaud)
 }
 
 __all__ = ["STRATEGIES", "Strategy", "get_strategy"]
