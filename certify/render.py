@@ -17,7 +17,7 @@ from .errors import CertifyError
 FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot"}
 LAYOUTS = ("dot", "twopi")
 #: Nodes (guesses and summaries) the default depth allows, per layout.
-LEGIBLE_NODES = {"dot": 40, "twopi": 3000}
+LEGIBLE_NODES = {"dot": 50, "twopi": 3000}  # dot: a 5-peg root (20 replies) still shows level 2
 #: Above this many guess nodes, guesses are drawn as small discs split into their pegs' colours.
 COMPACT_OVER = 150
 
