@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot certificates verify bench clean
+.PHONY: run test setup dot certificates verify bench pictures clean
 
 run: setup
 	@mkdir -p build
@@ -15,6 +15,7 @@ run: setup
 		&& echo "build/knuth-4x6.json is byte-identical to certificates/knuth-4x6.json" \
 		|| echo "note: build/knuth-4x6.json differs from the committed certificates/knuth-4x6.json"
 	$(CERTIFY) stats build/knuth-4x6.json
+	$(CERTIFY) render build/knuth-4x6.json -o build/knuth-4x6-overview.svg
 
 test: setup
 	$(PY) -m pytest -q
@@ -42,6 +43,18 @@ verify: setup
 
 bench: setup
 	$(PY) bench/bench.py
+
+# The README gallery (docs/gallery.md), drawn from the committed certificate. The radial PNG is
+# reduced to a 128-colour palette, which keeps it a third of the size with no visible change.
+pictures: setup
+	@mkdir -p docs
+	$(CERTIFY) render certificates/knuth-4x6.json -o docs/knuth-4x6-overview.png
+	$(CERTIFY) render certificates/knuth-4x6.json -o docs/knuth-4x6-overview.svg
+	$(CERTIFY) render certificates/knuth-4x6.json --secret 3132 -o docs/knuth-4x6-secret-3132.png
+	$(CERTIFY) render certificates/knuth-4x6.json --secret 3132 -o docs/knuth-4x6-secret-3132.svg
+	$(CERTIFY) render certificates/knuth-4x6.json --layout twopi -o docs/knuth-4x6-radial.png
+	$(PY) -c "import sys; from PIL import Image; Image.open(sys.argv[1]).convert('RGB').quantize(128, dither=Image.Dither.NONE).save(sys.argv[1], optimize=True)" docs/knuth-4x6-radial.png
+	$(CERTIFY) stats certificates/knuth-4x6.json --plot docs/knuth-4x6-distribution.png > /dev/null
 
 clean:
 	rm -rf build .pytest_cache

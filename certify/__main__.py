@@ -102,12 +102,46 @@ def _verified(path: str, max_guesses=None):
 def cmd_stats(args) -> int:
     from .report import bounds, distribution_table
 
+    if args.plot:
+        from .plot import plot_format
+
+        plot_format(args.plot)  # a bad extension fails before the (slower) verification
     report = _verified(args.file)
+    if args.plot:
+        from .plot import plot_distribution
+
+        plot_distribution(report, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
     if args.json:
         _print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
                      "verified": report.replayed, "bounds": bounds(report.strategy, report.game)})
     else:
         print(distribution_table(report.strategy, report.game, report.replayed))
+    return EXIT_OK
+
+
+# -- render ----------------------------------------------------------------------------
+
+def _depth(text: str) -> int:
+    return 1 << 30 if text == "all" else _positive(text)
+
+
+def cmd_render(args) -> int:
+    from . import render
+    from .certificate import read
+
+    render.output_format(args.output)  # bad arguments fail before the (slower) verification
+    at = render.parse_at(args.at)
+    _verified(args.file)
+    info = render.render(read(args.file), args.output, depth=args.depth, secret=args.secret,
+                         at=at, layout=args.layout)
+    if args.json:
+        _print_json(info)
+    else:
+        extra = f", {info['summary_nodes']} summaries" if info["summary_nodes"] else ""
+        path = f", secret found in {info['guesses_needed']} guesses" if args.secret else ""
+        print(f"wrote {args.output}: {info['guess_nodes']} guesses{extra}, "
+              f"{info['depth']} of {info['height']} levels{path}")
     return EXIT_OK
 
 
@@ -218,8 +252,21 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("stats", help="distribution table of a verified certificate")
     p.add_argument("file", metavar="FILE")
+    p.add_argument("--plot", metavar="OUT", help="also draw the distribution as a bar chart (.png, .svg, .pdf)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("render", help="draw a verified certificate with Graphviz")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="picture: .svg, .png, .pdf or .dot")
+    p.add_argument("--depth", type=_depth, metavar="N",
+                   help="draw N levels ('all' for the whole tree; default: as many as stay legible)")
+    p.add_argument("--secret", metavar="CODE", help="highlight the path this secret takes")
+    p.add_argument("--at", metavar="PATH", help="draw the subtree a feedback path reaches, e.g. 1,0/0,2")
+    p.add_argument("--layout", choices=("dot", "twopi"), default="dot",
+                   help="dot: layered (default); twopi: radial, for whole trees")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("explain", help="the game one secret plays through a certificate")
     p.add_argument("file", metavar="FILE")

@@ -1,0 +1,367 @@
+"""Draw a verified certificate with Graphviz: guesses as rows of coloured pegs, feedback as key pegs.
+
+The caller verifies the certificate first (the CLI does); this module replays the secrets with the
+independent verifier's own ``codes``/``feedback`` so every count it prints is a replayed one.
+Only the part of the tree that is drawn is replayed, so big trees cut at a small depth stay quick.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from . import verify
+from .errors import CertifyError
+
+#: Output formats, chosen by the output file's extension.
+FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot"}
+LAYOUTS = ("dot", "twopi")
+#: Nodes (guesses and summaries) the default depth allows, per layout.
+LEGIBLE_NODES = {"dot": 50, "twopi": 3000}  # dot: a 5-peg root (20 replies) still shows level 2
+#: Above this many guess nodes, guesses are drawn as small discs split into their pegs' colours.
+COMPACT_OVER = 150
+
+#: Peg colours by digit: Okabe & Ito's colour-blind-safe set first (the usual 6-colour game uses
+#: only these), then Paul Tol's muted, light, dark and pale sets. Past 8 or so colours no palette
+#: stays distinguishable for everyone, so every peg also shows its digit.
+PALETTE = (
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#56B4E9", "#D55E00", "#000000",
+    "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255",
+    "#AA4499", "#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#BBCC33", "#AAAA00",
+    "#DDDDDD", "#222255", "#225555", "#225522", "#666633", "#663333", "#555555", "#BBCCEE",
+    "#CCEEFF", "#CCDDAA", "#EEEEBB", "#FFCCCC",
+)
+HIGHLIGHT = "#C51B7D"  # the secret's path: a magenta no peg uses
+FONT = "DejaVu Sans"
+_STEP = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
+
+__all__ = ["FORMATS", "LAYOUTS", "PALETTE", "output_format", "parse_at", "build_graph", "render"]
+
+
+def output_format(path) -> str:
+    """The Graphviz format for an output path, from its extension."""
+    ext = Path(str(path)).suffix.lower()
+    if ext not in FORMATS:
+        shown = ext or "no extension"
+        raise CertifyError(f"{path}: cannot tell the picture format from {shown!r} "
+                           f"(use {', '.join(FORMATS)})")
+    return FORMATS[ext]
+
+
+def parse_at(text: str | None) -> tuple[str, ...]:
+    """``"1,0/0,2"`` -> ``("1,0", "0,2")``: feedback keys from the root, in the certificate's form."""
+    if text is None or not text.strip():
+        return ()
+    steps = []
+    for i, part in enumerate(text.split("/"), 1):
+        m = _STEP.fullmatch(part)
+        if not m:
+            raise CertifyError(f"--at {text}: step {i} {part.strip()!r} is not a feedback 'B,W'")
+        steps.append(f"{int(m.group(1))},{int(m.group(2))}")
+    return tuple(steps)
+
+
+def _text_color(hex_color: str) -> str:
+    """Black or white, whichever reads better on the colour (WCAG relative luminance)."""
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(int(hex_color[i:i + 2], 16)) for i in (1, 3, 5))
+    lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "black" if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else "white"
+
+
+def _color(ch: str) -> str:
+    return PALETTE[verify.ALPHABET.index(ch)]
+
+
+def _pegs_html(guess: str) -> str:
+    cells = "".join(
+        f'<TD STYLE="rounded" BORDER="1" COLOR="#333333" BGCOLOR="{_color(ch)}" WIDTH="20" HEIGHT="20" FIXEDSIZE="TRUE">'
+        f'<FONT COLOR="{_text_color(_color(ch))}" POINT-SIZE="12"><B>{ch}</B></FONT></TD>'
+        for ch in guess)
+    return f"<TR>{cells}</TR>"
+
+
+def _guess_label(guess: str, count: int) -> str:
+    noun = "secret" if count == 1 else "secrets"
+    return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="0">{_pegs_html(guess)}'
+            f'<TR><TD COLSPAN="{len(guess)}"><FONT POINT-SIZE="10">{count} {noun}</FONT></TD></TR>'
+            "</TABLE>>")
+
+
+def _key_html(b: int, w: int) -> str:
+    """Key pegs: one black disc per black, one open disc per white; "none" for no key pegs."""
+    if b == 0 and w == 0:
+        return '<<FONT POINT-SIZE="9" COLOR="#555555">none</FONT>>'
+    return f'<<FONT POINT-SIZE="13">{"●" * b}{"○" * w}</FONT>>'
+
+
+def _key_tip(key: str) -> str:
+    b, w = key.split(",")
+    return f"{key}: {b} black, {w} white"
+
+
+def _edge(g, parent: str, child: str, key: str, compact: bool, on_path: bool) -> None:
+    """The edge for feedback ``key``. Drawn in full, the key pegs sit on the edge as a small
+    label node, so each reply reads unambiguously between its guess and the next one."""
+    attrs = {"tooltip": _key_tip(key)}
+    if on_path:
+        attrs.update(color=HIGHLIGHT, penwidth="3", **{"class": "path"})
+    if compact:
+        g.edge(parent, child, **attrs)
+        return
+    b, w = map(int, key.split(","))
+    knode = f"{child}|key"
+    kattrs = {"label": _key_html(b, w), "tooltip": _key_tip(key), "class": "key", "fillcolor": "#F2F2F2",
+              "color": "#BBBBBB", "margin": "0.05,0.02", "height": "0.1", "width": "0.1"}
+    if on_path:
+        kattrs.update(color=HIGHLIGHT, penwidth="2", **{"class": "key path"})
+    g.node(knode, **kattrs)
+    g.edge(parent, knode, arrowhead="none", **attrs)
+    g.edge(knode, child, **attrs)
+
+
+def _interleave(children, groups):
+    """Big and small subtrees alternately: twopi gives each subtree an angle in proportion to its
+    leaves, so small neighbours would pile up; beside big ones they have room."""
+    by_size = sorted(children, key=lambda kc: -len(groups[kc[0]]))
+    half = (len(by_size) + 1) // 2
+    out = []
+    for i in range(half):
+        out.append(by_size[i])
+        if half + i < len(by_size):
+            out.append(by_size[-1 - i])
+    return out
+
+
+def _path_text(steps) -> str:
+    return " ".join(f"{g} -({k})->" for g, k in steps)
+
+
+def _height(node: dict) -> int:
+    """Guesses on the longest path from ``node`` down (1 for a leaf), without recursion."""
+    best = 0
+    stack = [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        best = max(best, d)
+        stack.extend((c, d + 1) for c in n.get("next", {}).values())
+    return best
+
+
+def _levels(node: dict) -> list[tuple[int, int]]:
+    """[(nodes, nodes with children)] per level below ``node`` (level 1 is ``node``)."""
+    out = []
+    level = [node]
+    while level:
+        out.append((len(level), sum(1 for n in level if n.get("next"))))
+        level = [c for n in level for c in n.get("next", {}).values()]
+    return out
+
+
+def default_depth(node: dict, layout: str) -> int:
+    """The deepest cut whose drawing (guesses plus one summary per cut node) stays legible."""
+    levels = _levels(node)
+    limit = LEGIBLE_NODES[layout]
+    depth, drawn = 1, 0
+    for i, (count, inner) in enumerate(levels, 1):
+        drawn += count
+        last = i == len(levels)
+        if drawn + (0 if last else inner) > limit and i > 1:
+            break
+        depth = i
+    return depth
+
+
+def _split(guess: str, reaching: list[str]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for s in reaching:
+        b, w = verify.feedback(guess, s)
+        groups.setdefault(f"{b},{w}", []).append(s)
+    return groups
+
+
+def _game_text(game: dict) -> str:
+    rep = "" if game["repetition"] else ", no repetition"
+    return f"{game['pegs']} pegs x {game['colors']} colours{rep}"
+
+
+def _walk(cert: dict, at: tuple[str, ...], everyone: list[str]):
+    """The node ``at`` reaches, the secrets reaching it, and the (guess, key) steps to it."""
+    node, reaching, steps = cert["tree"], everyone, []
+    for i, key in enumerate(at, 1):
+        branches = node.get("next", {})
+        if key not in branches:
+            where = _path_text(steps) + (" " if steps else "") + node["guess"]
+            have = ", ".join(branches) if branches else "none, the guess ends the game"
+            raise CertifyError(f"--at {'/'.join(at)}: step {i} {key!r} does not exist after {where} "
+                               f"(its branches: {have})")
+        reaching = _split(node["guess"], reaching)[key]
+        steps.append((node["guess"], key))
+        node = branches[key]
+    return node, reaching, steps
+
+
+def _secret_keys(start: dict, secret: str, game: dict, everyone, reaching, at) -> list[str]:
+    """The feedback keys ``secret`` follows from ``start`` until a guess wins."""
+    if secret not in set(everyone):
+        raise CertifyError(f"secret {secret!r} is not a code of the game ({_game_text(game)})")
+    if secret not in set(reaching):
+        raise CertifyError(f"secret {secret} does not reach the node at --at {'/'.join(at)}")
+    keys, node = [], start
+    while node["guess"] != secret:
+        b, w = verify.feedback(node["guess"], secret)
+        keys.append(f"{b},{w}")
+        node = node["next"][keys[-1]]
+    return keys
+
+
+def _new_graph(title: str, layout: str, compact: bool):
+    import graphviz
+
+    g = graphviz.Digraph("certificate", engine=layout)
+    g.attr(label=title, labelloc="t", fontname=FONT, fontsize="16", bgcolor="white",
+           tooltip=title.replace("\n", "; "))
+    g.attr("node", fontname=FONT, shape="box", style="rounded,filled", fillcolor="white",
+           color="#888888", margin="0.06,0.04")
+    g.attr("edge", fontname=FONT, color="#555555", arrowsize="0.6")
+    if layout == "dot":
+        # Left to right: a guess has up to ~14 replies, so levels are tall, not wide. A compact
+        # (big) tree is flat instead: hundreds of leaves read better across a screen than down it.
+        g.attr(ordering="out", rankdir="TB" if compact else "LR", nodesep="0.08", ranksep="0.3")
+    elif compact:
+        # Outer rings hold far more nodes, so they get more room; overlap removal would wreck
+        # the rings of a big tree, so nodes may touch there.
+        g.attr(root="n", overlap="true", ranksep="2.6:1.6:2.4:3", size="12,12", fontsize="28")
+    else:
+        g.attr(root="n", overlap="false", ranksep="1.2")
+    if compact:
+        g.attr("node", shape="circle", style="wedged", label="", fixedsize="true",
+               penwidth="0.4", color="#333333")
+        g.attr("edge", arrowhead="none", penwidth="0.6", color="#999999")
+    return g
+
+
+def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
+                at: tuple[str, ...] = (), layout: str = "dot"):
+    """A ``graphviz.Digraph`` of a verified certificate, and facts about it (a dict).
+
+    ``depth`` levels are drawn from the start node (the root, or the node ``at`` reaches);
+    each drawn node's cut children become one summary node. ``secret``'s path is always drawn.
+    """
+    if layout not in LAYOUTS:
+        raise CertifyError(f"unknown layout {layout!r} (use {' or '.join(LAYOUTS)})")
+    game = cert["game"]
+    pegs = game["pegs"]
+    everyone = verify.codes(pegs, game["colors"], game["repetition"])
+    start, reaching, prefix = _walk(cert, at, everyone)
+    path_keys: list[str] = []
+    if secret is not None:
+        secret = secret.strip().lower()
+        path_keys = _secret_keys(start, secret, game, everyone, reaching, at)
+
+    height = _height(start)
+    depth = max(1, min(default_depth(start, layout) if depth is None else depth, height))
+    n_guesses = sum(c for c, _ in _levels(start)[:depth]) + max(0, len(path_keys) + 1 - depth)
+    compact = n_guesses > COMPACT_OVER
+
+    title = f"{cert['strategy']['name']} on {_game_text(game)}"
+    if prefix:
+        title += f", subtree after {_path_text(prefix)}"
+    title += " — " + ("the whole tree" if depth >= height else f"the first {depth} of {height} levels")
+    needed = len(prefix) + len(path_keys) + 1 if secret is not None else None
+    if secret is not None:
+        title += f"\nsecret {secret}: found in {needed} guess{'es' if needed > 1 else ''}"
+    g = _new_graph(title, layout, compact)
+
+    drawn = summaries = on_path = 0
+    # Stack entries: node, its name, the secrets reaching it, its level, steps from the root,
+    # and whether the secret's path runs through it.
+    stack = [(start, "n", reaching, 1, prefix, secret is not None)]
+    while stack:
+        node, name, here, level, steps, is_path = stack.pop()
+        guess = node["guess"]
+        drawn += 1
+        where = _path_text(steps) + (" " if steps else "") + guess
+        tip = f"{where}\n{len(here)} candidate{'s' if len(here) != 1 else ''} left"
+        if guess in here:
+            tip += f", {guess} itself among them"
+        attrs = {"tooltip": tip, "class": "guess"}
+        if compact:
+            attrs["fillcolor"] = ":".join(f"{_color(ch)};{1 / pegs:.4f}" for ch in guess)
+            width = max(0.12, 0.5 * 0.7 ** (level - 1))  # smaller further out
+            attrs["width"] = f"{max(width, 0.25) if is_path else width:.2f}"
+        else:
+            attrs["label"] = _guess_label(guess, len(here))
+        if is_path:
+            on_path += 1
+            attrs.update(color=HIGHLIGHT, penwidth="3", **{"class": "guess path"})
+            if not compact:
+                attrs["fillcolor"] = "#FCE4F1"
+        g.node(name, **attrs)
+
+        branches = node.get("next", {})
+        if not branches:
+            continue
+        groups = _split(guess, here)
+        path_key = path_keys[level - 1] if is_path and level <= len(path_keys) else None
+        shown = [(k, c) for k, c in branches.items() if level < depth or k == path_key]
+        cut = [(k, c) for k, c in branches.items() if not (level < depth or k == path_key)]
+        if layout == "twopi":
+            shown = _interleave(shown, groups)
+        for key, _ in shown:
+            _edge(g, name, f"{name}/{key}", key, compact, key == path_key)
+        for key, child in reversed(shown):
+            stack.append((child, f"{name}/{key}", groups[key], level + 1, steps + [(guess, key)],
+                          key == path_key))
+        if cut:
+            summaries += 1
+            _summary(g, name, where, cut, groups, compact)
+
+    info = {"guess_nodes": drawn, "summary_nodes": summaries, "depth": depth, "height": height,
+            "compact": compact, "path_nodes": on_path, "guesses_needed": needed,
+            "start": start["guess"]}
+    return g, info
+
+
+def _summary(g, parent: str, where: str, cut, groups, compact: bool) -> None:
+    """One node standing for the cut subtrees of ``parent``."""
+    secrets = sum(len(groups[k]) for k, _ in cut)
+    more = max(_height(c) for _, c in cut)
+    text = f"{secrets} secret{'s' if secrets != 1 else ''},\nat most {more} more guess{'es' if more != 1 else ''}"
+    keys = " ".join(k for k, _ in cut)
+    attrs = {"tooltip": f"{where} -({keys})->\n{text.replace(chr(10), ' ')}", "class": "summary"}
+    if compact:
+        attrs.update(shape="point", width="0.08", color="#999999", fillcolor="#999999")
+    else:
+        attrs.update(label=text, shape="box", style="rounded,dashed", fontsize="10", color="#777777",
+                     fontcolor="#333333")
+    g.node(f"{parent}/...", **attrs)
+    # minlen 2: the summary stands where the children would, past the key-peg labels.
+    g.edge(parent, f"{parent}/...", style="dashed", tooltip=f"feedback {keys}", color="#999999",
+           minlen="1" if compact else "2")
+
+
+def render(cert: dict, out, depth: int | None = None, secret: str | None = None,
+           at: tuple[str, ...] = (), layout: str = "dot") -> dict:
+    """Draw a verified certificate into ``out`` (format from its extension); return facts."""
+    import graphviz
+
+    from .certificate import write_atomic
+
+    fmt = output_format(out)
+    g, info = build_graph(cert, depth, secret, at, layout)
+    if fmt == "dot":
+        data = g.source.encode()
+    else:
+        try:
+            data = g.pipe(format=fmt, engine=layout, quiet=True)
+        except graphviz.ExecutableNotFound:
+            raise CertifyError(f"Graphviz's {layout!r} program is not installed (run 'make dot')") from None
+        except graphviz.CalledProcessError as e:
+            msg = (e.stderr or b"").decode(errors="replace").strip().splitlines()
+            raise CertifyError(f"{layout} failed: {msg[0] if msg else e}") from None
+    write_atomic(out, data)
+    info.update(file=str(out), format=fmt, bytes=len(data))
+    return info
