@@ -70,11 +70,18 @@ def cmd_build(args) -> int:
 
 def _strategy_options(cls, args) -> dict:
     """Extra constructor options a strategy declares (e.g. greenwell's --sequence)."""
+    from .errors import CertifyError
+
     out = {}
-    for name in getattr(cls, "options", ()):
+    declared = getattr(cls, "options", ())
+    for name in declared:
         value = getattr(args, name, None)
         if value is not None:
             out[name] = value
+    # An option the strategy does not take must not be silently ignored.
+    for name in ("sequence",):
+        if name not in declared and getattr(args, name, None) is not None:
+            raise CertifyError(f"strategy {cls.id!r} does not take --{name}")
     return out
 
 
