@@ -136,6 +136,24 @@ def cmd_explain(args) -> int:
     return EXIT_OK
 
 
+# -- compare ---------------------------------------------------------------------------
+
+def cmd_compare(args) -> int:
+    from . import compare
+
+    valid, bad = compare.check(args.files)
+    if bad:  # every number must be verified: no table with a file left out
+        for report in bad:
+            print(report.line(), file=sys.stderr)
+        return max(r.status for r in bad)
+    rows = [compare.row(r) for r in valid]
+    if args.json:
+        _print_json(compare.to_json(rows))
+    else:
+        print(compare.table(rows))
+    return EXIT_OK
+
+
 # -- strategies ------------------------------------------------------------------------
 
 def cmd_strategies(args) -> int:
@@ -195,6 +213,11 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("secret", metavar="SECRET")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("compare", help="compare verified certificates side by side")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="machine-readable rows")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("strategies", help="list the strategies")
     p.add_argument("--json", action="store_true")
