@@ -38,7 +38,8 @@ class _FixedOpening(Strategy):
 
 class ConsistentFirst(_FixedOpening):
     id = "consistent-first"
-    description = "Play the first code in code order consistent with all feedback so far (first guess 0011)"
+    description = ("First code in code order consistent with all feedback; opens with --first "
+                   "(default 0011, generally ceil(p/2) zeros then ones)")
     reference = "J.-F. Langer (2013), Le Mastermind, APMEP, section 2.3"
 
     def pick(self, candidates, history):
@@ -54,8 +55,8 @@ class LastGuess(_FixedOpening):
     """
 
     id = "last-guess"
-    description = ("Scan forward in code order from the last guess (wrapping) for the first code "
-                   "whose feedback against it equals the last answer")
+    description = ("Next code after the last guess in code order (wrapping) that gives the last "
+                   "answer against it; opens like consistent-first")
     reference = "Arnauld, TIPE study of Mastermind strategies, 'Force brute'"
 
     def __init__(self, game: Game, first: str | None = None) -> None:
