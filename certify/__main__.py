@@ -70,11 +70,18 @@ def cmd_build(args) -> int:
 
 def _strategy_options(cls, args) -> dict:
     """Extra constructor options a strategy declares (e.g. greenwell's --sequence)."""
+    from .errors import CertifyError
+
     out = {}
-    for name in getattr(cls, "options", ()):
+    declared = getattr(cls, "options", ())
+    for name in declared:
         value = getattr(args, name, None)
         if value is not None:
             out[name] = value
+    # An option the strategy does not take must not be silently ignored.
+    for name in ("sequence",):
+        if name not in declared and getattr(args, name, None) is not None:
+            raise CertifyError(f"strategy {cls.id!r} does not take --{name}")
     return out
 
 
@@ -201,6 +208,24 @@ def cmd_consistent(args) -> int:
     return status
 
 
+# -- compare ---------------------------------------------------------------------------
+
+def cmd_compare(args) -> int:
+    from . import compare
+
+    valid, bad = compare.check(args.files)
+    if bad:  # every number must be verified: no table with a file left out
+        for report in bad:
+            print(report.line(), file=sys.stderr)
+        return max(r.status for r in bad)
+    rows = [compare.row(r) for r in valid]
+    if args.json:
+        _print_json(compare.to_json(rows))
+    else:
+        print(compare.table(rows))
+    return EXIT_OK
+
+
 # -- strategies ------------------------------------------------------------------------
 
 def cmd_strategies(args) -> int:
@@ -289,6 +314,11 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--list", action="store_true", help="list the secrets however many there are")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_consistent)
+
+    p = sub.add_parser("compare", help="compare verified certificates side by side")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="machine-readable rows")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("strategies", help="list the strategies")
     p.add_argument("--json", action="store_true")

@@ -19,8 +19,23 @@ MANIFEST = "index.json"
 
 #: (file name, strategy id, pegs, colors, repetition, options)
 CATALOG: list[tuple[str, str, int, int, bool, dict]] = [
+    # Every strategy on the classic game, 4 pegs x 6 colours.
     ("knuth-4x6.json", "knuth", 4, 6, True, {}),
+    ("minimax-lowest-4x6.json", "minimax-lowest", 4, 6, True, {}),
+    ("minimax-candidates-4x6.json", "minimax-candidates", 4, 6, True, {}),
+    ("expected-size-4x6.json", "expected-size", 4, 6, True, {}),
+    ("entropy-4x6.json", "entropy", 4, 6, True, {}),
+    ("most-parts-4x6.json", "most-parts", 4, 6, True, {}),
+    ("consistent-first-4x6.json", "consistent-first", 4, 6, True, {}),
+    ("last-guess-4x6.json", "last-guess", 4, 6, True, {}),
+    ("greenwell-4x6.json", "greenwell", 4, 6, True, {}),
     ("viaud-4x6.json", "viaud", 4, 6, True, {}),
+    # Knuth's rule on other games.
+    ("knuth-3x3.json", "knuth", 3, 3, True, {}),
+    ("knuth-4x4.json", "knuth", 4, 4, True, {}),
+    ("knuth-4x5.json", "knuth", 4, 5, True, {}),
+    ("knuth-4x7.json", "knuth", 4, 7, True, {}),
+    ("knuth-4x10-norep.json", "knuth", 4, 10, False, {}),
 ]
 
 __all__ = ["CATALOG", "build_one", "build_all", "manifest", "verify_all"]

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 from ..errors import CertifyError
 from .base import Strategy
+from .greenwell import Greenwell
 from .minimax import Entropy, ExpectedSize, Knuth, MinimaxCandidates, MinimaxLowest, MostParts
+from .simple import ConsistentFirst, LastGuess
 from .viaud import Viaud
 
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.id: cls
-    for cls in (Knuth, MinimaxLowest, MinimaxCandidates, ExpectedSize, Entropy, MostParts, Viaud)
+    for cls in (
+        Knuth,
+        MinimaxLowest,
+        MinimaxCandidates,
+        ExpectedSize,
+        Entropy,
+        MostParts,
+        ConsistentFirst,
+        LastGuess,
+        Greenwell,
+        Viaud,
+    )
 }
 
 __all__ = ["STRATEGIES", "Strategy", "get_strategy"]

@@ -1,0 +1,46 @@
+"""The committed certificates: all verify, the manifest matches them, cheap ones rebuild byte for byte."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from certify import catalog, verify
+
+#: Entries rebuilt here (each well under a second). The larger games are only verified: their
+#: rebuild is `make certificates`' job, and speed is measured by `make bench`.
+REBUILT = ("knuth-4x6.json", "minimax-lowest-4x6.json", "consistent-first-4x6.json",
+           "last-guess-4x6.json", "greenwell-4x6.json", "knuth-3x3.json", "knuth-4x4.json")
+ENTRIES = {entry[0]: entry for entry in catalog.CATALOG}
+
+
+def test_catalogue_names_are_unique_and_files_committed():
+    names = [entry[0] for entry in catalog.CATALOG]
+    assert len(names) == len(set(names))
+    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name != catalog.MANIFEST}
+    assert on_disk == set(names), "certificates/ and CATALOG disagree"
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_certificate_verifies(name):
+    _, sid, pegs, colors, repetition, options = ENTRIES[name]
+    report = verify.verify_file(str(catalog.ROOT / name))
+    assert report.valid, report.line()
+    assert report.game == {"pegs": pegs, "colors": colors, "repetition": repetition}
+    assert report.strategy["name"] == sid
+    assert report.replayed == report.claims
+
+
+def test_manifest_matches_files():
+    listed = orjson.loads((catalog.ROOT / catalog.MANIFEST).read_bytes())
+    assert listed == catalog.manifest(catalog.ROOT)
+
+
+def test_verify_all_passes(capsys):
+    assert catalog.verify_all() == 0
+    assert len(capsys.readouterr().out.splitlines()) == len(catalog.CATALOG)
+
+
+@pytest.mark.parametrize("name", REBUILT)
+def test_rebuild_is_byte_identical(name, tmp_path):
+    assert catalog.build_one(ENTRIES[name], tmp_path) == (catalog.ROOT / name).read_bytes()
