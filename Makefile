@@ -44,7 +44,7 @@ verify: setup
 bench: setup
 	$(PY) bench/bench.py
 
-# The README gallery (docs/gallery.md), drawn from the committed certificate. The radial PNG is
+# The README gallery (README.md, section Gallery), drawn from the committed certificate. The radial PNG is
 # reduced to a 128-colour palette, which keeps it a third of the size with no visible change.
 pictures: setup
 	@mkdir -p docs
