@@ -127,6 +127,23 @@ def cmd_stats(args) -> int:
     return EXIT_OK
 
 
+# -- export ----------------------------------------------------------------------------
+
+def cmd_export(args) -> int:
+    from . import export
+    from .certificate import read
+
+    export._format(args.output)  # a bad extension fails before the verification
+    _verified(args.file)
+    info = export.export(read(args.file), args.output)
+    if args.json:
+        _print_json(info)
+    else:
+        print(f"wrote {info['file']}: {info['nodes']} guesses, {info['edges']} answers, "
+              f"{info['height']} levels ({info['format']})")
+    return EXIT_OK
+
+
 # -- render ----------------------------------------------------------------------------
 
 def _depth(text: str) -> int:
@@ -280,6 +297,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="OUT", help="also draw the distribution as a bar chart (.png, .svg, .pdf)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("export", help="write a verified tree as a graph file (.graphml .gexf .gml .json)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="graph file; format from extension")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("render", help="draw a verified certificate with Graphviz")
     p.add_argument("file", metavar="FILE")
