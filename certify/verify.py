@@ -16,19 +16,20 @@ checks the tree's shape and every claim. Exit status: 0 valid, 1 invalid, 2 unus
 Limits (docs/verifier-limits.md). Each is checked before the work it bounds, so no
 input makes the verifier run out of memory, recurse without bound or run for ever:
 
-* input size: at most ``MAX_BYTES`` (256 MiB), counted after decompression; gzip is
+* input size: at most 256 MiB (``MAX_BYTES``), counted after decompression; gzip is
   decompressed as a stream and cut off at the limit (no "zip bomb");
-* game size: at most ``MAX_CODES`` (1,000,000) codes, computed from pegs and colours
+* game size: at most 1,000,000 codes (``MAX_CODES``), computed from pegs and colours
   before a single code is enumerated;
-* tree depth: at most ``MAX_DEPTH`` (256) guesses on any path; the walk is iterative
+* tree depth: at most 256 guesses on any path (``MAX_DEPTH``); the walk is iterative
   and stops at the first node deeper than that, so the replay does at most
   ``MAX_DEPTH * MAX_CODES`` feedback computations;
-* fields outside the tree: nested at most ``MAX_META_DEPTH`` (32) levels;
-* numbers: integers of at most ``MAX_INT_DIGITS`` (100) digits; NaN, Infinity and
+* fields outside the tree: nested at most 32 levels, the document itself being level 1
+  (``MAX_META_DEPTH``);
+* numbers: integers of at most 100 digits (``MAX_INT_DIGITS``); NaN, Infinity and
   floats that overflow (1e999) are refused;
 * JSON nesting: the standard parser recurses; it is given room for a ``MAX_DEPTH``
-  tree (``2 * MAX_DEPTH + 1`` levels plus a margin) and anything deeper is refused
-  as "nested too deeply".
+  tree (``2 * MAX_DEPTH + 2`` levels) plus a margin, and anything deeper is refused as
+  "nested too deeply".
 """
 
 from __future__ import annotations
