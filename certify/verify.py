@@ -236,11 +236,12 @@ def _what(x) -> str:
 
 
 def _display(path) -> str:
-    """A file name fit to print (undecodable bytes shown as escapes)."""
+    """A file name fit to print on one line (undecodable bytes and control characters escaped)."""
     try:
-        return os.fsencode(path).decode("utf-8", "backslashreplace")
+        name = os.fsdecode(path)
     except (TypeError, ValueError):
-        return repr(path)
+        name = repr(path)
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -621,14 +622,22 @@ def run(files, max_guesses=None, as_json=False, out=None, err=None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
     reports = [verify_file(f, max_guesses) for f in files]
-    if as_json:
-        out.buffer.write(reports_json(reports)) if hasattr(out, "buffer") else out.write(
-            reports_json(reports).decode())
-        out.flush()
-    else:
-        for r in reports:
-            print(r.line(), file=out if r.valid else err)
-    return max((r.status for r in reports), default=EXIT_VALID)
+    status = max((r.status for r in reports), default=EXIT_VALID)
+    try:
+        if as_json:
+            out.buffer.write(reports_json(reports)) if hasattr(out, "buffer") else out.write(
+                reports_json(reports).decode())
+            out.flush()
+        else:
+            for r in reports:
+                print(r.line(), file=out if r.valid else err)
+    except BrokenPipeError:  # the reader went away (| head): the exit status still tells
+        for stream in (out, err):
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+                pass
+    return status
 
 
 def _positive(text: str) -> int:
@@ -656,7 +665,11 @@ def main(argv=None) -> int:
     parser.add_argument("--max-guesses", type=_positive, metavar="K")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    return run(args.files, args.max_guesses, args.json)
+    try:
+        return run(args.files, args.max_guesses, args.json)
+    except KeyboardInterrupt:
+        print("verify: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
