@@ -15,9 +15,8 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # argparse exits 2 already; keep its one-line style
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+    def error(self, message):  # one line, exit 2 (the usage is one --help away)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
 
 def _positive(text: str) -> int:
@@ -51,11 +50,13 @@ def cmd_build(args) -> int:
     from .strategies import get_strategy
 
     game = _game(args)
+    game.check_size()
     cls = get_strategy(args.strategy)
     kwargs = {"first": args.first}
     kwargs.update(_strategy_options(cls, args))
     strategy = cls(game, **kwargs)
     out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
+    _check_output(out)
     with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
         cert = make_certificate(strategy, progress=bar.update)
     write(cert, out)
@@ -66,6 +67,22 @@ def cmd_build(args) -> int:
         for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
             print(line)
     return EXIT_OK
+
+
+def _check_output(path: str) -> None:
+    """Refuse an output path that cannot be written before the (possibly long) build."""
+    import os
+
+    from .errors import CertifyError
+
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise CertifyError(f"cannot write {path}: it is a directory")
+    if not os.path.isdir(folder):
+        why = "is not a directory" if os.path.exists(folder) else "does not exist"
+        raise CertifyError(f"cannot write {path}: folder {folder} {why}")
+    if not os.access(folder, os.W_OK):
+        raise CertifyError(f"cannot write {path}: folder {folder} is not writable")
 
 
 def _strategy_options(cls, args) -> dict:
@@ -350,6 +367,14 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # before or after a subcommand runs: still no traceback
+        print("certify: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv=None) -> int:
     from .errors import CertifyError
 
     parser = make_parser()

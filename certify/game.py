@@ -83,9 +83,11 @@ class Game:
         return _count_codes(self.pegs, self.colors, self.repetition)
 
     def check_size(self) -> None:
-        if self.size > MAX_CODES:
+        # 2**21 > MAX_CODES: beyond 21 pegs, do not even compute the (possibly astronomical) size.
+        if self.pegs > 21 or self.size > MAX_CODES:
+            size = f"{self.size}" if self.pegs <= 64 else f"more than 10^{int(self.pegs * 0.301)}"
             raise CertifyError(
-                f"game {self} has {self.size} codes, more than the builder's limit of {MAX_CODES}"
+                f"game {self} has {size} codes, more than the builder's limit of {MAX_CODES}"
             )
 
     @cached_property

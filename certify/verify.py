@@ -10,15 +10,38 @@ builder's colour-count formula. It can run on its own::
 
 It replays every secret of the game through the tree, top-down (each node splits the
 secrets that reach it by their feedback), iteratively rather than recursively, and
-checks the tree's shape and every claim. Exit status: 0 valid, 1 invalid, 2 unusable.
+checks the tree's shape and every claim. Exit status: 0 valid, 1 invalid, 2 unusable
+(unreadable file, bad arguments).
+
+Limits (docs/verifier-limits.md). Each is checked before the work it bounds, so no
+input makes the verifier run out of memory, recurse without bound or run for ever:
+
+* input size: at most 256 MiB (``MAX_BYTES``), counted after decompression; gzip is
+  decompressed as a stream and cut off at the limit (no "zip bomb");
+* game size: at most 1,000,000 codes (``MAX_CODES``), computed from pegs and colours
+  before a single code is enumerated;
+* tree depth: at most 256 guesses on any path (``MAX_DEPTH``); the walk is iterative
+  and stops at the first node deeper than that, so the replay does at most
+  ``MAX_DEPTH * MAX_CODES`` feedback computations;
+* fields outside the tree: nested at most 32 levels, the document itself being level 1
+  (``MAX_META_DEPTH``);
+* numbers: integers of at most 100 digits (``MAX_INT_DIGITS``); NaN, Infinity and
+  floats that overflow (1e999) are refused;
+* JSON nesting: the standard parser recurses; it is given room for a ``MAX_DEPTH``
+  tree (``2 * MAX_DEPTH + 2`` levels) plus a margin, and anything deeper is refused as
+  "nested too deeply".
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import itertools
 import json
+import math
+import os
 import re
+import stat
 import sys
 import zlib
 
@@ -30,15 +53,22 @@ ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 MAX_CODES = 1_000_000
 #: Deepest tree accepted (guesses on one path); deeper trees are refused, not walked.
 MAX_DEPTH = 256
-#: Largest input accepted (bytes, after decompression).
-MAX_BYTES = 1 << 30
+#: Largest input accepted (bytes, read and after decompression).
+MAX_BYTES = 256 << 20
+#: Deepest nesting of the fields outside the tree (strategy params, generator...).
+MAX_META_DEPTH = 32
+#: Longest integer literal accepted (digits).
+MAX_INT_DIGITS = 100
+#: Nesting levels the JSON parser is given room for: a MAX_DEPTH tree plus a margin.
+_PARSE_ROOM = 2 * MAX_DEPTH + 100
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _COUNT = re.compile(r"[1-9][0-9]{0,5}")
 _NODE_FIELDS = frozenset(("guess", "next"))
 
-__all__ = ["Report", "feedback", "verify_bytes", "verify_file", "main"]
+__all__ = ["Invalid", "Report", "codes", "feedback", "secret_depths", "verify_bytes",
+           "verify_document", "verify_file", "main"]
 
 
 class Invalid(Exception):
@@ -66,6 +96,20 @@ def _pairs(pairs):
 
 def _no_constant(name):
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise ValueError(f"integer of {digits} digits (limit {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):
+        raise ValueError(f"number {text[:20]}{'...' if len(text) > 20 else ''} is out of range")
+    return x
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:
@@ -109,7 +153,7 @@ class Report:
     """Outcome of verifying one file."""
 
     def __init__(self, file: str) -> None:
-        self.file = file
+        self.file = _display(file)
         self.status = EXIT_VALID
         self.error: str | None = None
         self.game: dict | None = None
@@ -161,52 +205,155 @@ def _need(obj, key: str, kind, where: str):
     if key not in obj:
         raise Invalid(f"{where}: missing field {key!r}")
     value = obj[key]
+    field = key if where == "top level" else f"{where}.{key}"
     if type(value) is not kind and not (kind is dict and type(value) is _Dup):
         want = _typename(kind())
-        raise Invalid(f"{where}.{key}: expected {want}, got {_typename(value)} {_short(value)}")
+        raise Invalid(f"{field}: expected {want}, got {_what(value)}")
     if type(value) is _Dup:
-        raise Invalid(f"{where}.{key}: duplicate key {value.duplicate!r}")
+        raise Invalid(f"{field}: duplicate key {_short(value.duplicate)}")
     return value
 
 
 def _short(x) -> str:
+    """A short, printable, one-line picture of an input value (never the whole of a big one)."""
+    t = type(x)
+    if t is dict or t is _Dup:
+        return "{...}" if x else "{}"
+    if t is list:
+        return "[...]" if x else "[]"
+    if t is str and len(x) > 40:
+        x = x[:40]
     s = repr(x)
     return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _what(x) -> str:
+    """Type and (for a scalar) value: "integer 3", "string '3'", "null", "array"."""
+    t = type(x)
+    if x is None or t is dict or t is _Dup or t is list:
+        return _typename(x)
+    return f"{_typename(x)} {_short(x)}"
+
+
+def _display(path) -> str:
+    """A file name fit to print on one line (undecodable bytes and control characters escaped)."""
+    try:
+        name = os.fsdecode(path)
+    except (TypeError, ValueError):
+        name = repr(path)
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _field(where: str, key: str) -> str:
+    if _NAME.fullmatch(key):
+        return f"{where}.{key}" if where else key
+    return f"{where}[{_short(key)}]"
+
+
+def _check_text(s: str, where: str) -> None:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Invalid(f"{where}: string {_short(s)} is not valid Unicode (lone surrogate)") from None
+
+
+def _check_meta(doc: dict) -> None:
+    """Fields outside the tree: no duplicate key, no lone surrogate, not nested too deeply.
+
+    (The tree is checked node by node by the replay; the header fields by _check_header.)
+    """
+    stack = []
+    for key, value in doc.items():
+        _check_text(key, "top level")
+        if key != "tree":
+            stack.append((value, _field("", key), 1))
+    while stack:
+        value, where, depth = stack.pop()
+        t = type(value)
+        if t is str:
+            _check_text(value, where)
+            continue
+        if t is not dict and t is not list and t is not _Dup:
+            continue
+        if depth >= MAX_META_DEPTH:
+            raise Invalid(f"{where}: nested more than {MAX_META_DEPTH} levels deep")
+        if t is _Dup:
+            raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
+        if t is dict:
+            for key, item in value.items():
+                _check_text(key, where)
+                stack.append((item, _field(where, key), depth + 1))
+        else:
+            for i, item in enumerate(value):
+                stack.append((item, f"{where}[{i}]", depth + 1))
 
 
 def _only(obj: dict, allowed, where: str) -> None:
     extra = sorted(set(obj) - set(allowed))
     if extra:
-        raise Invalid(f"{where}: unknown field {extra[0]!r}")
+        raise Invalid(f"{where}: unknown field {_short(extra[0])}")
+
+
+def _gunzip(raw: bytes) -> bytes:
+    """Decompress gzip data (several members allowed), reading at most MAX_BYTES + 1 bytes."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as f:
+            data = f.read(MAX_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as e:
+        raise Invalid(f"corrupt gzip data ({_one_line(e)})") from None
+    if len(data) > MAX_BYTES:
+        raise Invalid(f"gzip data decompresses to more than {MAX_BYTES} bytes (the limit)")
+    return data
+
+
+def _one_line(e) -> str:
+    return " ".join(str(e).split()) or type(e).__name__
+
+
+def _stack_depth() -> int:
+    frame, n = sys._getframe(), 0
+    while frame is not None:
+        frame, n = frame.f_back, n + 1
+    return n
 
 
 def _parse(raw: bytes):
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as e:
-            raise Invalid(f"corrupt gzip data ({e})") from None
     if len(raw) > MAX_BYTES:
-        raise Invalid(f"file larger than {MAX_BYTES} bytes")
+        raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
+    if raw[:2] == b"\x1f\x8b":
+        raw = _gunzip(raw)
     if not raw.strip():
         raise Invalid("empty file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise Invalid(f"not UTF-8 text (byte {e.start})") from None
+    # The parser recurses once per nesting level: make sure a MAX_DEPTH tree fits whatever
+    # the caller's own stack depth; deeper input still ends in RecursionError, caught below.
+    old = sys.getrecursionlimit()
+    need = _stack_depth() + _PARSE_ROOM
+    if need > old:
+        sys.setrecursionlimit(need)
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant,
+                          parse_int=_int, parse_float=_float)
     except RecursionError:
         raise Invalid("JSON nested too deeply") from None
     except json.JSONDecodeError as e:
         raise Invalid(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except ValueError as e:  # NaN/Infinity, integers too long to convert
-        raise Invalid(f"not valid JSON: {e}") from None
+    except ValueError as e:  # NaN/Infinity, numbers out of range
+        raise Invalid(f"not valid JSON: {_one_line(e)}") from None
+    finally:
+        if need > old:
+            sys.setrecursionlimit(old)
 
 
 def _check_header(doc, report: Report):
     if type(doc) is _Dup:
-        raise Invalid(f"top level: duplicate key {doc.duplicate!r}")
+        raise Invalid(f"top level: duplicate key {_short(doc.duplicate)}")
     if type(doc) is not dict:
         raise Invalid(f"top level: expected object, got {_typename(doc)}")
     fmt = _need(doc, "format", str, "top level")
@@ -214,7 +361,7 @@ def _check_header(doc, report: Report):
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
     version = _need(doc, "version", int, "top level")
     if version != VERSION:
-        raise Invalid(f"version: this verifier reads version {VERSION}, got {version}")
+        raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(version)}")
 
     game = _need(doc, "game", dict, "top level")
     _only(game, ("pegs", "colors", "repetition"), "game")
@@ -222,21 +369,19 @@ def _check_header(doc, report: Report):
     colors = _need(game, "colors", int, "game")
     repetition = _need(game, "repetition", bool, "game")
     if pegs < 1:
-        raise Invalid(f"game.pegs: must be >= 1, got {pegs}")
+        raise Invalid(f"game.pegs: must be >= 1, got {_short(pegs)}")
     if not 2 <= colors <= len(ALPHABET):
-        raise Invalid(f"game.colors: must be from 2 to {len(ALPHABET)}, got {colors}")
+        raise Invalid(f"game.colors: must be from 2 to {len(ALPHABET)}, got {_short(colors)}")
     if not repetition and pegs > colors:
-        raise Invalid(f"game: {pegs} pegs without repetition need at least {pegs} colors, got {colors}")
+        raise Invalid(f"game: {_short(pegs)} pegs without repetition need at least as many colors, got {colors}")
     if pegs > 64 or _n_codes(pegs, colors, repetition) > MAX_CODES:
         size = "more than 10^100" if pegs > 64 else str(_n_codes(pegs, colors, repetition))
-        raise Invalid(f"game: {size} codes is too large to enumerate (limit {MAX_CODES})")
+        raise Invalid(f"game: {size} codes is too many to enumerate (limit {MAX_CODES})")
     report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
 
     strategy = _need(doc, "strategy", dict, "top level")
     name = _need(strategy, "name", str, "strategy")
-    report.strategy = {"name": name}
-    if "params" in strategy:
-        report.strategy["params"] = _need(strategy, "params", dict, "strategy")
+    params = _need(strategy, "params", dict, "strategy") if "params" in strategy else None
     if "reference" in strategy:
         _need(strategy, "reference", str, "strategy")
 
@@ -258,15 +403,24 @@ def _check_header(doc, report: Report):
         "histogram": {k: hist[k] for k in sorted(hist, key=int)},
     }
     tree = _need(doc, "tree", dict, "top level")
+    _check_meta(doc)
+    report.strategy = {"name": name} if params is None else {"name": name, "params": params}
     return pegs, colors, repetition, tree
 
 
 def _path_text(path) -> str:
-    return " ".join(f"{g} -({k})->" for g, k in path) or "root"
+    """The guesses and feedbacks leading to a node (the middle of a very long path elided)."""
+    steps = [f"{g} -({k})->" for g, k in path]
+    if len(steps) > 16:
+        steps[8:-4] = [f"[{len(steps) - 12} more steps]"]
+    return " ".join(steps) or "root"
 
 
-def _replay(tree: dict, pegs: int, colors: int, repetition: bool) -> dict[int, int]:
-    """Walk all secrets down the tree; return {guesses: secrets found}. Raises Invalid."""
+def _replay(tree: dict, pegs: int, colors: int, repetition: bool, found=None) -> dict[int, int]:
+    """Walk all secrets down the tree; return {guesses: secrets found}. Raises Invalid.
+
+    If ``found`` is a dict, it receives {secret: guesses} for every secret.
+    """
     secrets = codes(pegs, colors, repetition)
     letters = set(ALPHABET[:colors])
     win = (pegs, 0)
@@ -278,7 +432,7 @@ def _replay(tree: dict, pegs: int, colors: int, repetition: bool) -> dict[int, i
         depth = len(path) + 1
         where = _path_text(path)
         if type(node) is _Dup:
-            raise Invalid(f"at {where}: duplicate key {node.duplicate!r} in node")
+            raise Invalid(f"at {where}: duplicate key {_short(node.duplicate)} in node")
         if type(node) is not dict:
             raise Invalid(f"at {where}: a node must be an object, got {_typename(node)}")
         _only(node, _NODE_FIELDS, f"at {where}: node")
@@ -288,7 +442,7 @@ def _replay(tree: dict, pegs: int, colors: int, repetition: bool) -> dict[int, i
             raise Invalid(f"at {where}: node has no 'guess'")
         guess = node["guess"]
         if type(guess) is not str:
-            raise Invalid(f"at {where}: guess must be a string, got {_typename(guess)} {_short(guess)}")
+            raise Invalid(f"at {where}: guess must be a string, got {_what(guess)}")
         if len(guess) != pegs:
             raise Invalid(f"at {where}: guess {_short(guess)} has {len(guess)} pegs, the game has {pegs}")
         bad = [ch for ch in guess if ch not in letters]
@@ -308,6 +462,8 @@ def _replay(tree: dict, pegs: int, colors: int, repetition: bool) -> dict[int, i
                 group.append(s)
         if groups.pop(win, None) is not None:
             histogram[depth] = histogram.get(depth, 0) + 1
+            if found is not None:
+                found[guess] = depth
 
         branches = node.get("next")
         if branches is None and "next" not in node:
@@ -317,7 +473,7 @@ def _replay(tree: dict, pegs: int, colors: int, repetition: bool) -> dict[int, i
                               f"(reached by secret {groups[fb][0]})")
             continue
         if type(branches) is _Dup:
-            raise Invalid(f"at {where} {guess}: duplicate feedback key {branches.duplicate!r}")
+            raise Invalid(f"at {where} {guess}: duplicate feedback key {_short(branches.duplicate)}")
         if type(branches) is not dict:
             raise Invalid(f"at {where} {guess}: 'next' must be an object, got {_typename(branches)}")
         if not branches:
@@ -330,7 +486,7 @@ def _replay(tree: dict, pegs: int, colors: int, repetition: bool) -> dict[int, i
                 raise Invalid(f"at {where} {guess}: malformed feedback key {_short(key)} (expected 'B,W')")
             fb = (int(m.group(1)), int(m.group(2)))
             if fb == win:
-                raise Invalid(f"at {where} {guess}: feedback key {key!r} is the win; it ends the game "
+                raise Invalid(f"at {where} {guess}: feedback key {key!r} is the win: it ends the game "
                               "and must not have a branch")
             if fb[0] + fb[1] > pegs or fb == (pegs - 1, 1):
                 raise Invalid(f"at {where} {guess}: feedback key {key!r} is impossible with {pegs} pegs")
@@ -368,7 +524,16 @@ def _first_deepest(tree: dict, depth: int, pegs: int, colors: int, repetition: b
     return None, ()
 
 
+def secret_depths(doc) -> dict[str, int]:
+    """{secret: guesses it takes} for a parsed certificate; raises Invalid if the tree is wrong."""
+    pegs, colors, repetition, tree = _check_header(doc, Report("<document>"))
+    found: dict[str, int] = {}
+    _replay(tree, pegs, colors, repetition, found)
+    return found
+
+
 def verify_document(doc, report: Report, max_guesses: int | None = None) -> Report:
+    """Check a parsed document (as read by _parse); the outcome is recorded in ``report``."""
     try:
         pegs, colors, repetition, tree = _check_header(doc, report)
         histogram = _replay(tree, pegs, colors, repetition)
@@ -406,24 +571,36 @@ def verify_bytes(raw: bytes, file: str = "<bytes>", max_guesses: int | None = No
     report = Report(file)
     try:
         doc = _parse(raw)
+        del raw
+        return verify_document(doc, report, max_guesses)
     except Invalid as e:
         report.status = EXIT_INVALID
         report.error = str(e)
-        return report
-    return verify_document(doc, report, max_guesses)
+    except MemoryError:
+        report.status = EXIT_UNUSABLE
+        report.error = "out of memory"
+    return report
 
 
 def verify_file(path: str, max_guesses: int | None = None) -> Report:
     """Verify a certificate file. Unreadable files give status 2 (unusable)."""
     try:
         with open(path, "rb") as f:
+            info = os.fstat(f.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise IsADirectoryError(21, "Is a directory")
+            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_BYTES:
+                report = Report(path)
+                report.status = EXIT_INVALID
+                report.error = f"file larger than {MAX_BYTES} bytes (the limit)"
+                return report
             raw = f.read(MAX_BYTES + 1)
-    except OSError as e:
-        report = Report(str(path))
+    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the name
+        report = Report(path)
         report.status = EXIT_UNUSABLE
-        report.error = f"cannot read file: {e.strerror or e}"
+        report.error = f"cannot read file: {_one_line(getattr(e, 'strerror', None) or e)}"
         return report
-    return verify_bytes(raw, str(path), max_guesses)
+    return verify_bytes(raw, path, max_guesses)
 
 
 def reports_json(reports, max_guesses=None) -> bytes:
@@ -434,7 +611,10 @@ def reports_json(reports, max_guesses=None) -> bytes:
 
         return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
     except ImportError:
-        return (json.dumps(doc, indent=2) + "\n").encode()
+        pass
+    except TypeError:  # orjson.JSONEncodeError: integers beyond 64 bits in strategy params
+        pass
+    return (json.dumps(doc, indent=2, ensure_ascii=True) + "\n").encode()
 
 
 def run(files, max_guesses=None, as_json=False, out=None, err=None) -> int:
@@ -442,14 +622,34 @@ def run(files, max_guesses=None, as_json=False, out=None, err=None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
     reports = [verify_file(f, max_guesses) for f in files]
-    if as_json:
-        out.buffer.write(reports_json(reports)) if hasattr(out, "buffer") else out.write(
-            reports_json(reports).decode())
-        out.flush()
-    else:
-        for r in reports:
-            print(r.line(), file=out if r.valid else err)
-    return max((r.status for r in reports), default=EXIT_VALID)
+    status = max((r.status for r in reports), default=EXIT_VALID)
+    try:
+        if as_json:
+            out.buffer.write(reports_json(reports)) if hasattr(out, "buffer") else out.write(
+                reports_json(reports).decode())
+            out.flush()
+        else:
+            for r in reports:
+                print(r.line(), file=out if r.valid else err)
+    except BrokenPipeError:  # the reader went away (| head): the exit status still tells
+        for stream in (out, err):
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+                pass
+    return status
+
+
+def _positive(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
 
 
 def main(argv=None) -> int:
@@ -457,16 +657,19 @@ def main(argv=None) -> int:
 
     class Parser(argparse.ArgumentParser):
         def error(self, message):
-            self.print_usage(sys.stderr)
-            print(f"{self.prog}: error: {message}", file=sys.stderr)
+            print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
             sys.exit(EXIT_UNUSABLE)
 
     parser = Parser(prog="verify", description="Independently verify Mastermind strategy certificates.")
     parser.add_argument("files", nargs="+", metavar="FILE")
-    parser.add_argument("--max-guesses", type=int, metavar="K")
+    parser.add_argument("--max-guesses", type=_positive, metavar="K")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    return run(args.files, args.max_guesses, args.json)
+    try:
+        return run(args.files, args.max_guesses, args.json)
+    except KeyboardInterrupt:
+        print("verify: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
