@@ -18,8 +18,9 @@ from .errors import CertifyError
 
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 MAX_COLORS = len(ALPHABET)
-#: The builder refuses games with more codes than this (memory and time).
-MAX_CODES = 2_000_000
+#: The builder refuses games with more codes than this: the same limit as the verifier's, so that
+#: everything the builder writes can be checked independently.
+MAX_CODES = 1_000_000
 
 __all__ = ["ALPHABET", "Game", "MAX_CODES", "MAX_COLORS"]
 

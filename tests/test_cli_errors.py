@@ -36,7 +36,7 @@ MISTAKES = [
     (["build", "knuth", "--pegs", "4.5"], "argument --pegs: invalid int value: '4.5'"),
     (["build", "knuth", "--pegs", "5", "--colors", "3", "--no-repetition"],
      "a game without repetition needs pegs <= colors"),
-    (["build", "knuth", "--pegs", "9", "--colors", "9"], "more than the builder's limit of 2000000"),
+    (["build", "knuth", "--pegs", "9", "--colors", "9"], "more than the builder's limit of 1000000"),
     (["build", "knuth", "--pegs", "99999999999"], "more than the builder's limit"),
     (["build", "knuth", "--pegs", "3", "--colors", "3", "-o", "/nonexistent/dir/k.json"],
      "cannot write /nonexistent/dir/k.json: folder /nonexistent/dir does not exist"),

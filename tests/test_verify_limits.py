@@ -124,3 +124,9 @@ def test_json_report_survives_odd_but_valid_metadata():
     assert report.valid
     for name in ("lone-surrogate-in-strategy-name.json", "integer-of-101-digits-in-metadata.json"):
         verify.reports_json([verify.verify_file(str(INVALID / name))]).decode("ascii")
+
+
+def test_builder_refuses_what_the_verifier_cannot_check():
+    from certify import game
+
+    assert game.MAX_CODES == verify.MAX_CODES
