@@ -40,8 +40,9 @@ certificates: setup
 verify: setup
 	$(PY) -m certify.catalog verify
 
+# `make bench BENCH_ARGS=--quick` skips 5 pegs x 8 colours.
 bench: setup
-	$(PY) bench/bench.py
+	$(PY) bench/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf build .pytest_cache

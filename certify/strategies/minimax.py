@@ -219,14 +219,12 @@ class Entropy(Scored):
         if len(near) == 1:
             rank[near] = 0
             return rank
-        exact_of: dict[tuple, int] = {}
-        exact = []
-        for row in counts[near].tolist():
-            sizes = tuple(sorted(v for v in row if v > 1))
-            value = exact_of.get(sizes)
-            if value is None:
-                value = exact_of[sizes] = math.prod(v**v for v in sizes)
-            exact.append(value)
-        position = {v: i for i, v in enumerate(sorted(exact_of.values()))}
-        rank[near] = [position[v] for v in exact]
+        # Equal class sizes in any order are one exact value: compute it once per shape.
+        rows = np.ascontiguousarray(np.sort(counts[near], axis=1))
+        shapes, inverse = np.unique(rows.view(np.dtype((np.void, rows.strides[0]))).ravel(),
+                                    return_inverse=True)
+        exact = [math.prod(v**v for v in np.frombuffer(shape.tobytes(), dtype=rows.dtype).tolist() if v > 1)
+                 for shape in shapes]
+        position = {v: i for i, v in enumerate(sorted(set(exact)))}
+        rank[near] = np.array([position[v] for v in exact], dtype=np.int64)[inverse.reshape(-1)]
         return rank
