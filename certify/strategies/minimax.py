@@ -56,6 +56,7 @@ class Scored(Strategy):
         self.engine = engine if self.kernel_kind else "numpy"
         self._sym = None
         self._kernel = None
+        self._mask = self._mask_set = None
 
     def score(self, counts: np.ndarray, n_candidates: int) -> np.ndarray:
         """Integer score per guess, lower is better."""
@@ -69,6 +70,17 @@ class Scored(Strategy):
                 self._sym = Symmetry(self.game)
             return self._sym.guesses(candidates, history, pool)
         return np.arange(self.game.size, dtype=np.int64) if pool is None else np.asarray(pool)
+
+    def _candidate_mask(self, candidates) -> np.ndarray:
+        """A boolean array over the codes, True at the candidates (a reused buffer)."""
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = np.zeros(self.game.size, dtype=bool)
+        else:
+            mask[self._mask_set] = False
+        mask[candidates] = True
+        self._mask_set = candidates
+        return mask
 
     def _ranked(self, guesses, candidates, keys) -> int:
         """Best of ``keys`` (scores), then a candidate if preferred, then the lowest code."""
@@ -97,27 +109,7 @@ class Scored(Strategy):
         n = len(candidates)
         scores = self._kernel.scores
         if kind == kernel.ENTROPY:
-            tol = 1e-9 * max(1.0, n * math.log2(n))
-            guesses = self.guesses(candidates, history)
-            ref = self._kernel.reference()
-            if self.prefer_candidates and not self.over_candidates_only:
-                is_candidate = np.zeros(self.game.size, dtype=bool)
-                is_candidate[candidates] = True
-                first = is_candidate[guesses]
-                mine, others = guesses[first], guesses[~first]
-                s_mine = scores(kind, mine, candidates, np.inf, tol, ref)
-                if ref[0] == 0.0 and n <= kernel.least_score(kernel.PARTS, n, self.game.pegs) * -1:
-                    return int(mine[s_mine == 0.0].min())  # all classes single: nothing does better
-                s_others = scores(kind, others, candidates, ref[0] + tol, tol, ref)
-                guesses = np.concatenate([mine, others])
-                keys = np.concatenate([s_mine, s_others])
-            else:
-                keys = scores(kind, guesses, candidates, np.inf, tol, ref)
-            # The survivors: references and near ties of another shape; settle them exactly.
-            near = guesses[keys <= keys.min() + tol]
-            near.sort()
-            keys = self.score(partition_counts(self.game, near, candidates), n)
-            return self._ranked(near, candidates, keys.astype(np.int64))
+            return self._pick_entropy(candidates, history, kernel)
         if not self.prefer_candidates or self.over_candidates_only:
             guesses = self.guesses(candidates, history)
             keys = scores(kind, guesses, candidates, np.inf)
@@ -128,9 +120,7 @@ class Scored(Strategy):
         mine = candidates
         if n > 256:
             guesses = self.guesses(candidates, history)
-            is_candidate = np.zeros(self.game.size, dtype=bool)
-            is_candidate[candidates] = True
-            mine = guesses[is_candidate[guesses]]
+            mine = guesses[self._candidate_mask(candidates)[guesses]]
         s_mine = scores(kind, mine, candidates, np.inf)
         best = s_mine.min()
         choice = int(mine[s_mine == best].min())
@@ -141,6 +131,39 @@ class Scored(Strategy):
         # Candidates among them cannot beat ``best``: they come back +inf.
         better = np.flatnonzero(np.isfinite(scores(kind, guesses, candidates, best - 1)))
         return int(guesses[better[-1]]) if len(better) else choice
+
+
+    def _pick_entropy(self, candidates, history, kernel) -> int:
+        """The kernel's entropy scores are floats: near ties it cannot settle are settled
+        exactly by :meth:`score` (the kernel drops exact ties of the earliest best guess)."""
+        n = len(candidates)
+        kind = kernel.ENTROPY
+        tol = 1e-9 * max(1.0, n * math.log2(n))
+        scores = self._kernel.scores
+        ref = self._kernel.reference(n)
+        if not self.prefer_candidates or self.over_candidates_only:
+            guesses = self.guesses(candidates, history)
+            keys = scores(kind, guesses, candidates, np.inf, tol, ref)
+        else:
+            guesses = None
+            mine = candidates
+            if n > 256:
+                guesses = self.guesses(candidates, history)
+                mine = guesses[self._candidate_mask(candidates)[guesses]]
+            s_mine = scores(kind, mine, candidates, np.inf, tol, ref)
+            best = self._kernel.reference_score(ref)
+            if best <= kernel.least_score(kind, n, self.game.pegs):
+                return int(mine[s_mine == best].min())  # all classes single: nothing does better
+            if guesses is None:
+                guesses = self.guesses(candidates, history)
+            # The others, against the best candidate as reference (its exact ties lose).
+            others = guesses[~self._candidate_mask(candidates)[guesses]]
+            s_others = scores(kind, others, candidates, best + tol, tol, ref)
+            guesses = np.concatenate([mine, others])
+            keys = np.concatenate([s_mine, s_others])
+        near = np.unique(guesses[keys <= keys.min() + tol])
+        keys = self.score(partition_counts(self.game, near, candidates), n)
+        return self._ranked(near, candidates, keys.astype(np.int64))
 
 
 class Knuth(Scored):
