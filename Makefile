@@ -25,6 +25,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m certify.strategies.kernel  # compile the numba loop once (cached on disk)
 	@touch $(STAMP)
 
 # Graphviz's `dot` program, for rendering (installed with apt-get when missing; we run as root).

@@ -207,3 +207,18 @@ class Kernel:
     @staticmethod
     def reference_score(ref) -> float:
         return float(ref[0][0]) / SCALE
+
+
+def warm_up() -> None:
+    """Compile the loop now (numba caches it on disk), so a first big build does not wait."""
+    from ..game import Game
+
+    game = Game(2, 3)
+    kern = Kernel(game)
+    every = np.arange(game.size)
+    for kind in KINDS.values():
+        kern.scores(kind, every, every, np.inf, 1e-9)
+
+
+if __name__ == "__main__":
+    warm_up()

@@ -18,11 +18,6 @@ from .partition import partition_counts
 from .symmetry import Symmetry
 
 
-def _first_best(keys: np.ndarray, guesses: np.ndarray) -> int:
-    """Lowest-index guess among those of least key (``guesses`` is in code order)."""
-    return int(guesses[int(np.argmin(keys))])
-
-
 def _flag(name: str, default: str) -> str:
     return os.environ.get(name, default)
 
