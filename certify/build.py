@@ -31,6 +31,8 @@ def build_tree(strategy: Strategy, progress=None) -> tuple[dict, dict[int, int]]
     histogram: dict[int, int] = {}
     root: dict = {}
     everything = np.arange(game.size, dtype=np.int64)
+    keys = [fb_key(game, fb) for fb in range(game.n_feedbacks)]
+    win = game.win
     stack = [(root, everything, ())]
     while stack:
         node, candidates, history = stack.pop()
@@ -43,26 +45,31 @@ def build_tree(strategy: Strategy, progress=None) -> tuple[dict, dict[int, int]]
         if not 0 <= guess < game.size:
             raise CertifyError(f"strategy {strategy.id!r} chose an invalid guess index {guess}")
         node["guess"] = game.text(guess)
-        fbs = game.feedback([guess], candidates)[0]
-        order = np.argsort(fbs, kind="stable")
-        sorted_fbs = fbs[order]
-        values, starts = np.unique(sorted_fbs, return_index=True)
-        ends = list(starts[1:]) + [len(order)]
+        if len(candidates) == 1 and guess == candidates[0]:  # the common last guess
+            histogram[depth] = histogram.get(depth, 0) + 1
+            if progress:
+                progress(1)
+            continue
+        fbs = game.feedback_row(guess, candidates)
+        sizes = np.bincount(fbs, minlength=game.n_feedbacks)
+        order = np.argsort(fbs, kind="stable")  # stable: each class stays sorted
         children = []
-        for fb, lo, hi in zip(values.tolist(), starts.tolist(), ends):
-            if fb == game.win:
+        lo = 0
+        for fb in np.flatnonzero(sizes).tolist():
+            hi = lo + int(sizes[fb])
+            if fb == win:
                 histogram[depth] = histogram.get(depth, 0) + 1
                 if progress:
                     progress(1)
-                continue
-            child: dict = {}
-            children.append((fb_key(game, fb), child, candidates[order[lo:hi]], history + ((guess, fb),)))
+            else:
+                children.append((keys[fb], {}, candidates[order[lo:hi]], history + ((guess, fb),)))
+            lo = hi
         if children:
             node["next"] = {key: child for key, child, _, _ in children}
             # Push in reverse so the lowest feedback is expanded first (deterministic, and any
             # error names the first failing path in tree order).
             for _, child, cand, hist in reversed(children):
-                stack.append((child, cand, hist))  # stable sort kept cand sorted
+                stack.append((child, cand, hist))
     return root, dict(sorted(histogram.items()))
 
 

@@ -10,6 +10,7 @@ integer ``black * (pegs + 1) + white`` so that partitions can be counted with
 from __future__ import annotations
 
 import itertools
+import math
 from functools import cached_property
 
 import numpy as np
@@ -21,6 +22,10 @@ MAX_COLORS = len(ALPHABET)
 #: The builder refuses games with more codes than this: the same limit as the verifier's, so that
 #: everything the builder writes can be checked independently.
 MAX_CODES = 1_000_000
+#: Games with at most this many (guess, secret) pairs keep the whole feedback matrix.
+FULL_MATRIX_CELLS = 1 << 24
+
+_TEXT = bytes.maketrans(bytes(range(MAX_COLORS)), ALPHABET.encode())
 
 __all__ = ["ALPHABET", "Game", "MAX_CODES", "MAX_COLORS"]
 
@@ -146,7 +151,7 @@ class Game:
 
     def text(self, index: int) -> str:
         """Text form of the code with this index."""
-        return "".join(ALPHABET[k] for k in self.digits[index])
+        return self.digits[index].tobytes().translate(_TEXT).decode()
 
     def texts(self, indices) -> list[str]:
         table = np.frombuffer(ALPHABET.encode(), dtype=np.uint8)
@@ -179,24 +184,102 @@ class Game:
     def feedback(self, guesses, secrets) -> np.ndarray:
         """Encoded feedback of every guess against every secret: (len(guesses), len(secrets)).
 
-        black = equal pegs; black + white = sum over colours of min(counts).
-        Work is done in blocks of guesses to bound the temporary arrays.
+        black = equal pegs; black + white = sum over colours of min(counts); the encoding
+        b*(p+1) + w equals p*black + (black + white), a sum of table look-ups (see
+        :attr:`fb_tables`). Small games read a precomputed full matrix instead.
         """
         g = np.atleast_1d(np.asarray(guesses, dtype=np.int64))
         s = np.atleast_1d(np.asarray(secrets, dtype=np.int64))
-        dg, ds = self.digits[g], self.digits[s]
-        cg, cs = self.counts[g], self.counts[s]
-        dt = self.fb_dtype
-        out = np.empty((len(g), len(s)), dtype=dt)
-        width = max(self.pegs, self.colors)
-        block = max(1, 4_000_000 // max(1, len(s) * width))
-        scale = self.pegs + 1
+        matrix = self.fb_matrix
+        if matrix is not None:
+            return matrix[np.ix_(g, s)]
+        return self._feedback_tables(g, s)
+
+    def feedback_row(self, guess: int, secrets: np.ndarray) -> np.ndarray:
+        """Encoded feedback of one guess against each secret (1-d)."""
+        matrix = self.fb_matrix
+        if matrix is not None:
+            return matrix[guess].take(secrets)
+        return self._feedback_tables(np.array([guess]), np.asarray(secrets, dtype=np.int64))[0]
+
+    def _feedback_tables(self, g: np.ndarray, s: np.ndarray) -> np.ndarray:
+        out = np.empty((len(g), len(s)), dtype=self.fb_dtype)
+        block = max(1, (1 << 18) // max(1, len(s)))
+        parts = [(table, keys[g], keys[s]) for table, keys in self.fb_tables]
         for lo in range(0, len(g), block):
-            hi = lo + block
-            black = (dg[lo:hi, None, :] == ds[None, :, :]).sum(axis=2, dtype=dt)
-            total = np.minimum(cg[lo:hi, None, :], cs[None, :, :]).sum(axis=2, dtype=dt)
-            out[lo:hi] = black * (scale - 1) + total  # b*(p+1) + (total - b)
+            hi = min(lo + block, len(g))
+            view = out[lo:hi]
+            for i, (table, kg, ks) in enumerate(parts):
+                rows = table[kg[lo:hi]]
+                if i == 0:
+                    np.take(rows, ks, axis=1, out=view)
+                else:
+                    view += np.take(rows, ks, axis=1)
         return out
+
+    @cached_property
+    def fb_tables(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """[(table, keys)]: feedback(g, s) = sum of table[keys[g], keys[s]] over the list.
+
+        Pegs are cut into groups (key: the group's digits; table: pegs * equal pegs) and
+        colours into groups (key: the group's colour counts; table: sum of min counts), each
+        group small enough that its table stays in cache.
+        """
+        p, c = self.pegs, self.colors
+        d = self.digits
+        dt = self.fb_dtype
+        out = []
+        n_groups = 1
+        while c ** -(-p // n_groups) > 1296:
+            n_groups += 1
+        bounds = np.linspace(0, p, n_groups + 1).round().astype(int)
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            width = int(hi - lo)
+            keys = np.zeros(len(d), dtype=np.int64)
+            for i in range(lo, hi):
+                keys = keys * c + d[:, i]
+            every = np.arange(c**width, dtype=np.int64)
+            table = np.zeros((len(every), len(every)), dtype=dt)
+            for k in range(width):
+                digit = (every // c ** (width - 1 - k)) % c
+                table += digit[:, None] == digit[None, :]
+            table *= dt(p)
+            out.append((table, keys.astype(np.intp)))
+        counts = self.counts
+        start = 0
+        while start < c:  # the most colours whose count vectors stay few (<= 1024)
+            stop = start + 1
+            while stop < c and self._count_vectors(stop + 1 - start, start == 0 and stop + 1 == c) <= 1024:
+                stop += 1
+            code = np.zeros(len(d), dtype=np.int64)
+            for k in range(start, stop):
+                code = code * (p + 1) + counts[:, k]
+            values, keys = np.unique(code, return_inverse=True)
+            vectors = np.stack([(values // (p + 1) ** (stop - 1 - k)) % (p + 1)
+                                for k in range(start, stop)], axis=1)
+            vectors = vectors.astype(dt)
+            table = np.zeros((len(values), len(values)), dtype=dt)
+            for k in range(stop - start):
+                table += np.minimum(vectors[:, None, k], vectors[None, :, k])
+            out.append((table, keys.reshape(-1).astype(np.intp)))
+            start = stop
+        return out
+
+    def _count_vectors(self, k: int, every_colour: bool) -> int:
+        """How many colour-count vectors k colours can have (bound)."""
+        p = self.pegs
+        if every_colour:  # the counts sum to p exactly
+            return math.comb(k, p) if not self.repetition else math.comb(k + p - 1, p)
+        return math.comb(k + p, p)
+
+    @cached_property
+    def fb_matrix(self) -> np.ndarray | None:
+        """The full (size, size) feedback matrix when it is small (else None)."""
+        n = self.size
+        if n * n > FULL_MATRIX_CELLS:
+            return None
+        every = np.arange(n, dtype=np.int64)
+        return self._feedback_tables(every, every)
 
     def feedback_pair(self, a: str, b: str) -> tuple[int, int]:
         """(black, white) of two codes given as text."""

@@ -1,0 +1,199 @@
+"""Benchmark: whole-process time and peak memory of `certify build` / `certify verify`.
+
+Each measurement runs the CLI as a fresh subprocess (imports included) several times and
+reports the median wall time and the largest peak resident memory (from wait4's rusage of
+that very child). Side by side, bench/naive.py (the published algorithm written the
+straightforward way) plays a sample of secrets; its time scaled to all 1296 secrets gives
+the speed-up of our build. Results go to bench/results/latest.json and a table on stdout.
+
+    python bench/bench.py [--quick] [--runs N] [--out FILE]
+
+``--quick`` skips 5 pegs x 8 colours and plays fewer secrets with the naive algorithm.
+A script, not a test: the targets are printed beside the figures, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import inspect
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+#: Published baselines (shared/reference/strategies.md, "Published running times").
+PUBLISHED_NAIVE_4X6_S = 38 * 60
+PUBLISHED_COMPILED_5X8_S = (2.5, 7.0)
+
+
+def run(cmd: list[str], env=None) -> tuple[float, int, int]:
+    """(wall seconds, peak RSS in KiB, exit status) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    if proc.returncode != 0:
+        print(f"  ! {' '.join(cmd)} exited {proc.returncode}: {err.strip()[-300:]}", file=sys.stderr)
+    return wall, usage.ru_maxrss, proc.returncode
+
+
+def measure(label: str, cmd: list[str], runs: int, target: str = "", env=None) -> dict:
+    times, peak, status = [], 0, 0
+    for _ in range(runs):
+        wall, rss, rc = run(cmd, env)
+        times.append(wall)
+        peak = max(peak, rss)
+        status = status or rc
+    row = {"label": label, "command": " ".join(cmd[1:]) if cmd[0] == sys.executable else " ".join(cmd),
+           "runs": runs, "median_s": statistics.median(times), "min_s": min(times),
+           "max_s": max(times), "peak_mib": peak / 1024, "ok": status == 0, "target": target}
+    print(f"  {label:<36} {row['median_s']:8.2f} s  {row['peak_mib']:7.0f} MiB  {target}", file=sys.stderr)
+    return row
+
+
+def certify(*args: str) -> list[str]:
+    return [sys.executable, "-m", "certify", *args]
+
+
+def needs_options(cls) -> bool:
+    """True if the strategy's constructor has required arguments besides the game."""
+    params = list(inspect.signature(cls.__init__).parameters.values())[2:]  # self, game
+    return any(p.default is inspect.Parameter.empty and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+               for p in params)
+
+
+def depth_of(tree: dict, secret: str, pegs: int) -> int:
+    """Guesses the certificate's tree needs for this secret (the verifier's feedback rule)."""
+    from certify.verify import feedback
+
+    node, n = tree, 1
+    while node["guess"] != secret:
+        b, w = feedback(node["guess"], secret)
+        node = node["next"][f"{b},{w}"]
+        n += 1
+    return n
+
+
+def naive(sample: int, cert_path: Path) -> dict:
+    """Play ``sample`` secrets with bench/naive.py; check each against our certificate."""
+    out = subprocess.run([sys.executable, str(HERE / "naive.py"), str(sample)],
+                         capture_output=True, text=True, check=True)
+    result = json.loads(out.stdout)
+    tree = json.loads(cert_path.read_bytes())["tree"]
+    result["agrees_with_certificate"] = all(depth_of(tree, s, 4) == n for s, n in result["secrets"].items())
+    return result
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="skip 5x8; fewer naive secrets")
+    parser.add_argument("--runs", type=int, help="runs per measurement (default 5 small, 3 big)")
+    parser.add_argument("--naive-secrets", type=int, help="secrets the naive algorithm plays")
+    parser.add_argument("--out", default=str(HERE / "results" / "latest.json"))
+    args = parser.parse_args(argv)
+    small_runs = args.runs or (3 if args.quick else 5)
+    big_runs = args.runs or 3
+    sample = args.naive_secrets or (6 if args.quick else 24)
+
+    from certify.strategies import STRATEGIES
+
+    rows: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="certify-bench-") as tmp:
+        tmp = Path(tmp)
+        print("4 pegs x 6 colours", file=sys.stderr)
+        k46 = tmp / "knuth-4x6.json"
+        rows.append(measure("build knuth 4x6", certify("build", "knuth", "-q", "-o", str(k46)),
+                            small_runs, "<= 0.5 s"))
+        rows.append(measure("verify knuth 4x6", certify("verify", str(k46)), small_runs, "<= 0.2 s"))
+        for name, cls in STRATEGIES.items():
+            if name == "knuth" or needs_options(cls):
+                continue
+            rows.append(measure(f"build {name} 4x6",
+                                certify("build", name, "-q", "-o", str(tmp / f"{name}-4x6.json")),
+                                small_runs))
+
+        print(f"naive published algorithm, {sample} secrets", file=sys.stderr)
+        base = naive(sample, k46)
+        ours = rows[0]["median_s"]
+        naive_row = {
+            "label": "naive knuth 4x6 (extrapolated)", "sample_secrets": sample,
+            "sample_s": base["seconds"], "extrapolated_s": base["extrapolated_seconds"],
+            "agrees_with_certificate": base["agrees_with_certificate"],
+            "speedup_vs_naive": base["extrapolated_seconds"] / ours,
+            "speedup_vs_published_38min": PUBLISHED_NAIVE_4X6_S / ours,
+        }
+        print(f"  naive: {base['seconds']:.1f} s for {sample} secrets -> "
+              f"{base['extrapolated_seconds']:.0f} s for 1296", file=sys.stderr)
+
+        if not args.quick:
+            print("5 pegs x 8 colours", file=sys.stderr)
+            k58 = tmp / "knuth-5x8.json.gz"
+            game = ["--pegs", "5", "--colors", "8"]
+            build58 = measure("build knuth 5x8", certify("build", "knuth", *game, "-q", "-o", str(k58)),
+                              big_runs, "<= 7 s, <= 4096 MiB")
+            build58["claims"] = json.loads(gzip.decompress(k58.read_bytes()))["claims"]
+            rows.append(build58)
+            rows.append(measure("verify knuth 5x8", certify("verify", str(k58)), big_runs, "<= 2 s"))
+            knuth58 = build58["median_s"]
+            for name in ("expected-size", "entropy", "most-parts"):
+                if name not in STRATEGIES:
+                    continue
+                path = tmp / f"{name}-5x8.json.gz"
+                row = measure(f"build {name} 5x8", certify("build", name, *game, "-q", "-o", str(path)),
+                              big_runs, f"<= {2 * knuth58:.1f} s (2x knuth)")
+                row["vs_knuth"] = row["median_s"] / knuth58
+                rows.append(row)
+
+    results = {
+        "machine": {"python": platform.python_version(), "platform": platform.platform(),
+                    "cpus": os.cpu_count()},
+        "quick": args.quick,
+        "rows": rows,
+        "naive": naive_row,
+        "published": {"naive_4x6_s": PUBLISHED_NAIVE_4X6_S, "compiled_5x8_s": PUBLISHED_COMPILED_5X8_S},
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(table(results))
+    print(f"\n(results in {out})")
+    return 0 if all(r["ok"] for r in rows) and naive_row["agrees_with_certificate"] else 1
+
+
+def table(results: dict) -> str:
+    lines = [f"{'what':<36} {'median':>9} {'peak MiB':>9}  target",
+             f"{'-' * 36} {'-' * 9} {'-' * 9}  {'-' * 24}"]
+    for r in results["rows"]:
+        note = r["target"] + (f" ({r['vs_knuth']:.2f}x knuth)" if "vs_knuth" in r else "")
+        flag = "" if r["ok"] else "  FAILED"
+        lines.append(f"{r['label']:<36} {r['median_s']:8.2f}s {r['peak_mib']:9.0f}  {note}{flag}")
+    n = results["naive"]
+    lines.append("")
+    lines.append(f"naive published algorithm (bench/naive.py): {n['sample_s']:.1f} s for "
+                 f"{n['sample_secrets']} secrets -> {n['extrapolated_s']:.0f} s for all 1296 "
+                 f"({'agrees' if n['agrees_with_certificate'] else 'DISAGREES'} with our certificate)")
+    lines.append(f"speed-up of `certify build knuth` 4x6: {n['speedup_vs_naive']:.0f}x the naive "
+                 f"algorithm here, {n['speedup_vs_published_38min']:.0f}x the published 38 minutes")
+    lo, hi = results["published"]["compiled_5x8_s"]
+    big = [r for r in results["rows"] if r["label"] == "build knuth 5x8"]
+    if big:
+        lines.append(f"knuth 5x8: {big[0]['median_s']:.2f} s whole process vs {lo}-{hi} s for "
+                     "published compiled solvers")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

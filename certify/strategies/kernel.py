@@ -1,0 +1,224 @@
+"""Compiled scoring loop for big games (numba), with early abandonment of hopeless guesses.
+
+For each guess, in code order, the loop counts the candidates per feedback (the feedback
+is a sum of small table look-ups, see ``Game.fb_tables``) and keeps the score up to date.
+Scores only grow as candidates are added (largest class, sum of squared sizes, sum of
+n log n), or for the number of classes can at most gain the candidates left; so a guess is
+abandoned (score +inf) as soon as it cannot reach ``limit``. Once a guess is scored in
+full, ``limit`` drops to just below its score: ties go to the earlier guess.
+
+Entropy (sum of c log2 c over the classes) is kept in fixed point, each term rounded down:
+a guess within ``tol`` (far above the rounding) of the best so far (the *reference*) is
+dropped when its class sizes are those of the reference (an exact tie, which the earlier
+guess wins), and kept otherwise for the caller to settle exactly.
+
+Importing this module imports numba (about 0.4 s), so only big games use it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+MAX, SUMSQ, PARTS, ENTROPY = 0, 1, 2, 3
+#: Entropy's running sum is kept in fixed point (integer adds are faster than float adds
+#: chained one on the other); each step rounded down, so the sum is a lower bound.
+SCALE = float(1 << 36)
+KINDS = {"max": MAX, "sumsq": SUMSQ, "parts": PARTS, "entropy": ENTROPY}
+
+
+@njit(cache=True, nogil=True)
+def _same_sizes(counts, hist, ref_hist):  # pragma: no cover
+    """Whether the classes have the sizes of the reference: ``ref_hist[c]`` is how many
+    classes of size c it has (``ref_hist[0]``: how many classes). ``hist`` is left zero."""
+    classes = 0
+    for c in counts:
+        if c > 0:
+            hist[c] += 1
+            classes += 1
+    same = classes == ref_hist[0]
+    for c in counts:
+        if c > 0 and hist[c] != ref_hist[c]:
+            same = False
+    for c in counts:
+        hist[c] = 0
+    return same
+
+
+@njit(cache=True, nogil=True)
+def _set_sizes(counts, ref_hist):  # pragma: no cover
+    ref_hist[:] = 0
+    for c in counts:
+        if c > 0:
+            ref_hist[c] += 1
+            ref_hist[0] += 1
+
+
+@njit(cache=True, nogil=True)
+def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, tol, nlogn, ref, ref_hist, out):  # pragma: no cover
+    """Fill ``out`` with each guess's score (+inf if abandoned); return the pairs looked at.
+
+    ``ckeys`` is (groups, candidates), groups >= 3: the candidates' keys into each table;
+    the feedback of guess g and candidate s is sum over j of flat[rows[g, j] + ckeys[j, s]].
+    Entropy only: ``nlogn[c]`` is c log2 c; ``ref[0]`` is the reference's score in fixed
+    point (huge if none) and ``ref_hist`` its class sizes (see ``_same_sizes``); both are
+    updated in place. Scores come back as floats, off the exact value by rounding only.
+    """
+    groups, n = ckeys.shape
+    k0 = ckeys[0]
+    k1 = ckeys[1]
+    k2 = ckeys[2]
+    counts = np.zeros(n_fb, dtype=np.int32)
+    hist = np.zeros(n + 1, dtype=np.int64)
+    fbs = np.empty(n, dtype=np.int32)
+    big = np.int64(1) << 62
+    ilimit = big if limit >= big else np.int64(np.floor(limit))
+    flimit = big if limit * SCALE >= big else np.int64(np.floor(limit * SCALE))
+    ftol = np.int64(np.ceil(tol * SCALE))
+    step = np.empty(n + 1, dtype=np.int64)  # entropy: (c+1) log(c+1) - c log c, fixed point
+    for c in range(min(n, nlogn.shape[0] - 2) + 1):
+        step[c] = np.int64(np.floor((nlogn[c + 1] - nlogn[c]) * SCALE))
+    pairs = 0
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        r0 = rows[g, 0]
+        r1 = rows[g, 1]
+        r2 = rows[g, 2]
+        top = np.int64(0)  # MAX: largest class; SUMSQ: sum of squares; PARTS: classes
+        fixed = np.int64(0)  # ENTROPY
+        hopeless = False
+        s = 0
+        while s < n:
+            f = np.int32(flat[r0 + k0[s]]) + flat[r1 + k1[s]] + flat[r2 + k2[s]]
+            for j in range(3, groups):
+                f += flat[rows[g, j] + ckeys[j, s]]
+            fbs[s] = f
+            s += 1
+            c = counts[f]
+            counts[f] = c + 1
+            if kind == MAX:
+                if c >= ilimit:  # the class now holds c + 1 > limit
+                    hopeless = True
+                    break
+                if c >= top:
+                    top = c + 1
+            elif kind == SUMSQ:
+                top += 2 * c + 1
+                if top > ilimit:
+                    hopeless = True
+                    break
+
+            elif kind == PARTS:
+                if c == 0:
+                    top += 1
+                elif -(top + n - s) > ilimit:  # even if every candidate left opened a class
+                    hopeless = True
+                    break
+            else:  # fixed point, rounded down: a lower bound of the exact sum so far
+                fixed += step[c]
+                if fixed > flimit:
+                    hopeless = True
+                    break
+
+        pairs += s
+        if kind == PARTS and -top > ilimit:
+            hopeless = True
+        if hopeless:
+            out[i] = np.inf
+        elif kind == ENTROPY:
+            # ``fixed`` is a sum of per-class terms, so equal class sizes give equal values.
+            out[i] = fixed / SCALE
+            if fixed < ref[0] - ftol:  # clearly better: the new reference
+                ref[0] = fixed
+                _set_sizes(counts, ref_hist)
+                flimit = fixed + ftol
+            elif fixed == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
+                out[i] = np.inf
+        else:
+            value = -top if kind == PARTS else top
+            out[i] = value
+            if value - 1 < ilimit:
+                ilimit = value - 1
+        for t in range(s):  # reset only the classes touched
+            counts[fbs[t]] = 0
+    return pairs
+
+
+def feedback_count(pegs: int) -> int:
+    """How many feedbacks there are: black + white <= pegs, never (pegs - 1, 1)."""
+    return (pegs + 1) * (pegs + 2) // 2 - 1
+
+
+def least_score(kind: int, n: int, pegs: int) -> float:
+    """A score no guess can beat with n candidates (-inf when unknown)."""
+    m = feedback_count(pegs)
+    q, r = divmod(n, m)
+    if kind == MAX:
+        return q + (r > 0)
+    if kind == SUMSQ:
+        return r * (q + 1) ** 2 + (m - r) * q * q
+    if kind == PARTS:
+        return -min(n, m)
+    return 0.0 if n <= m else -np.inf  # entropy: exactly 0 for all-singleton classes
+
+
+class Kernel:
+    """The game's feedback tables flattened for the compiled loop."""
+
+    def __init__(self, game) -> None:
+        self.n_fb = game.n_feedbacks
+        tables = game.fb_tables
+        offsets = np.cumsum([0] + [t.size for t, _ in tables])
+        self.flat = np.concatenate([t.ravel() for t, _ in tables]).astype(np.uint8)
+        self.keys = np.stack([k for _, k in tables], axis=1).astype(np.int64)
+        self.rows = np.stack([off + k * t.shape[1] for off, (t, k) in zip(offsets, tables)], axis=1)
+        self.rows = self.rows.astype(np.int64)
+        if self.rows.shape[1] < 3:  # the loop reads three groups at least: add an empty one
+            zero = len(self.flat)
+            self.flat = np.concatenate([self.flat, np.zeros(1, dtype=np.uint8)])
+            self.rows = np.concatenate([self.rows, np.full((len(self.rows), 1), zero)], axis=1)
+            self.keys = np.concatenate([self.keys, np.zeros((len(self.keys), 1), np.int64)], axis=1)
+        self.pairs = 0  # (guess, candidate) pairs looked at, for the benchmark
+
+    def scores(self, kind: int, guesses: np.ndarray, candidates: np.ndarray, limit: float,
+               tol: float = 0.0, ref: np.ndarray | None = None) -> np.ndarray:
+        """Score of each guess (float64; +inf for guesses that cannot reach ``limit``).
+
+        Entropy: ``ref`` (from :meth:`reference`) carries the reference between calls."""
+        n = len(candidates)
+        nlogn = np.zeros(n + 2)  # c log2 c for a class of c
+        if kind == ENTROPY:
+            k = np.arange(2, n + 2, dtype=np.float64)
+            nlogn[2:] = k * np.log2(k)
+        if ref is None:
+            ref = self.reference(n)
+        guesses = np.asarray(guesses, dtype=np.int64)
+        ckeys = np.ascontiguousarray(self.keys[candidates].T)  # (groups, n)
+        out = np.empty(len(guesses))
+        self.pairs += _scores(self.flat, self.rows, ckeys, guesses, self.n_fb, kind, float(limit),
+                              float(tol), nlogn, ref[0], ref[1], out)
+        return out
+
+    @staticmethod
+    def reference(n: int) -> tuple[np.ndarray, np.ndarray]:
+        """An empty entropy reference for n candidates: no score yet, no class sizes."""
+        return np.full(1, np.int64(1) << 62), np.zeros(n + 1, dtype=np.int64)
+
+    @staticmethod
+    def reference_score(ref) -> float:
+        return float(ref[0][0]) / SCALE
+
+
+def warm_up() -> None:
+    """Compile the loop now (numba caches it on disk), so a first big build does not wait."""
+    from ..game import Game
+
+    game = Game(2, 3)
+    kern = Kernel(game)
+    every = np.arange(game.size)
+    for kind in KINDS.values():
+        kern.scores(kind, every, every, np.inf, 1e-9)
+
+
+if __name__ == "__main__":
+    warm_up()

@@ -1,0 +1,132 @@
+"""The builder's speed-ups change nothing: same feedback, same guesses, same certificates.
+
+The plain path (every code scored with numpy, no symmetry) is the reference; the symmetry
+filter and the compiled kernel must give byte-identical certificates on every game small
+enough to build the plain way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from certify.certificate import dumps, make_certificate
+from certify.game import Game
+from certify.strategies import STRATEGIES
+from certify.strategies.minimax import Scored
+from certify.strategies.partition import partition_counts
+from certify.strategies.symmetry import Symmetry
+from certify.verify import verify_bytes
+
+SCORED = sorted(k for k, cls in STRATEGIES.items() if issubclass(cls, Scored))
+
+
+def _reference_feedback(game, g, s):
+    """Black and white from the digits, written the obvious way."""
+    dg, ds = game.digits[g], game.digits[s]
+    black = (dg[:, None, :] == ds[None, :, :]).sum(axis=2)
+    total = np.minimum(game.counts[g][:, None, :], game.counts[s][None, :, :]).sum(axis=2)
+    return black * (game.pegs + 1) + (total - black)
+
+
+def _small_games():
+    games = []
+    for pegs in range(1, 5):
+        for colors in range(2, 7):
+            for repetition in (True, False):
+                if not repetition and pegs > colors:
+                    continue
+                games.append(Game(pegs, colors, repetition))
+    return games + [Game(5, 4), Game(5, 3), Game(3, 9, False), Game(2, 12)]
+
+
+@pytest.mark.parametrize("game", [Game(1, 2), Game(3, 5), Game(4, 6, False), Game(5, 8), Game(3, 36),
+                                  Game(6, 9), Game(4, 11, False)], ids=str)
+def test_table_feedback_matches_the_definition(game):
+    rng = np.random.default_rng(game.size)
+    g = rng.integers(0, game.size, 60)
+    s = rng.integers(0, game.size, 90)
+    assert (game._feedback_tables(g, s) == _reference_feedback(game, g, s)).all()
+    assert (game.feedback(g, s) == _reference_feedback(game, g, s)).all()
+    row = game.feedback_row(int(g[0]), s)
+    assert (row == _reference_feedback(game, g[:1], s)[0]).all()
+
+
+def test_full_matrix_is_the_feedback_of_every_pair():
+    game = Game(3, 4)
+    every = np.arange(game.size)
+    assert game.fb_matrix is not None
+    assert (game.fb_matrix == _reference_feedback(game, every, every)).all()
+    assert Game(5, 8).fb_matrix is None  # too big: tables only
+
+
+def _random_history(game, rng, length):
+    candidates = np.arange(game.size)
+    history = ()
+    secret = int(rng.integers(game.size))
+    for _ in range(length):
+        guess = int(rng.integers(game.size))
+        fb = int(game.feedback([guess], [secret])[0, 0])
+        history += ((guess, fb),)
+        candidates = candidates[game.feedback([guess], candidates)[0] == fb]
+    return candidates, history
+
+
+@pytest.mark.parametrize("game", [Game(4, 6), Game(4, 6, False), Game(3, 5), Game(5, 3), Game(2, 7)], ids=str)
+def test_symmetry_keeps_the_lowest_code_of_every_class_of_alike_guesses(game):
+    """Alike = same class sizes for every feedback and same candidate status. Any score of
+    the class sizes, candidates first or not, then lowest code, picks such a lowest code."""
+    rng = np.random.default_rng(7)
+    sym = Symmetry(game)
+    for length in (0, 0, 1, 1, 1, 2, 2, 3):
+        candidates, history = _random_history(game, rng, length)
+        kept = sym.guesses(candidates, history)
+        assert (np.diff(kept) > 0).all()
+        counts = partition_counts(game, np.arange(game.size), candidates)
+        is_candidate = np.zeros(game.size, dtype=bool)
+        is_candidate[candidates] = True
+        lowest = {}
+        for code in range(game.size):
+            lowest.setdefault((counts[code].tobytes(), bool(is_candidate[code])), code)
+        assert set(lowest.values()) <= set(kept.tolist()), (history, sorted(set(lowest.values()) - set(kept.tolist())))
+        kept_candidates = sym.guesses(candidates, history, pool=candidates)
+        assert set(kept_candidates.tolist()) <= set(candidates.tolist())
+        assert {v for (_, c), v in lowest.items() if c} <= set(kept_candidates.tolist())
+
+
+def test_symmetry_drops_most_codes_at_the_start():
+    game = Game(4, 6)
+    kept = Symmetry(game).guesses(np.arange(game.size), ())
+    # sorted codes whose colours appear in order 0, 1, 2, ...: one per composition of 4
+    assert game.texts(kept) == ["0000", "0001", "0011", "0012", "0111", "0112", "0122", "0123"]
+
+
+def _cert(name, game, **options):
+    return dumps(make_certificate(STRATEGIES[name](game, **options)))
+
+
+@pytest.mark.parametrize("name", SCORED)
+def test_symmetry_and_kernel_build_the_same_certificates(name):
+    """Byte-identical certificates: plain numpy, numpy with symmetry, kernel with and without."""
+    for game in _small_games():
+        plain = _cert(name, game, symmetry=False, engine="numpy")
+        assert _cert(name, game, symmetry=True, engine="numpy") == plain, f"{name} {game} symmetry"
+        assert _cert(name, game, symmetry=True, engine="kernel") == plain, f"{name} {game} kernel"
+        if game.size <= 256:
+            assert _cert(name, game, symmetry=False, engine="kernel") == plain, f"{name} {game} kernel plain"
+
+
+@pytest.mark.parametrize("name", SCORED)
+def test_fast_paths_pass_the_verifier_on_5x4(name):
+    data = _cert(name, Game(5, 4), engine="kernel")
+    assert verify_bytes(data).valid
+
+
+def test_environment_selects_the_plain_path(monkeypatch):
+    monkeypatch.setenv("CERTIFY_SYMMETRY", "0")
+    monkeypatch.setenv("CERTIFY_ENGINE", "kernel")
+    s = STRATEGIES["knuth"](Game(4, 6))
+    assert (s.symmetry, s.engine) == (False, "kernel")
+    monkeypatch.setenv("CERTIFY_ENGINE", "fast")
+    with pytest.raises(ValueError, match="unknown engine"):
+        STRATEGIES["knuth"](Game(4, 6))
