@@ -99,8 +99,8 @@ def _default_sigint():
 
 
 def test_interrupted_build_leaves_no_file_and_no_temporary(tmp_path):
-    out = tmp_path / "knuth-4x8.json"
-    proc = subprocess.Popen([sys.executable, "-m", "certify", "build", "knuth", "--pegs", "4", "--colors", "8",
+    out = tmp_path / "knuth-5x9.json.gz"  # a build of several seconds, even with the fast kernel
+    proc = subprocess.Popen([sys.executable, "-m", "certify", "build", "knuth", "--pegs", "5", "--colors", "9",
                              "-o", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             preexec_fn=_default_sigint)
     # The progress bar appears on stderr after a second of building: then we are mid-build.
