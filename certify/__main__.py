@@ -150,7 +150,7 @@ def cmd_export(args) -> int:
     from . import export
     from .certificate import read
 
-    export._format(args.output)  # a bad extension fails before the verification
+    export.output_format(args.output)  # a bad extension fails before the verification
     _verified(args.file)
     info = export.export(read(args.file), args.output)
     if args.json:

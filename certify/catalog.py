@@ -43,7 +43,8 @@ __all__ = ["CATALOG", "build_one", "build_all", "manifest", "verify_all"]
 
 def build_one(entry, folder: Path = ROOT) -> bytes:
     """Build one catalogue entry and write it under ``folder``; return the file's bytes."""
-    from .certificate import make_certificate, write_atomic, dumps
+    from .certificate import dumps, make_certificate
+    from .files import write_atomic
     from .game import Game
     from .strategies import get_strategy
 
@@ -74,7 +75,7 @@ def manifest(folder: Path = ROOT) -> dict:
 
 
 def build_all(folder: Path = ROOT) -> None:
-    from .certificate import write_atomic
+    from .files import write_atomic
 
     folder.mkdir(parents=True, exist_ok=True)
     for entry in CATALOG:

@@ -6,25 +6,28 @@ See docs/certificate-format.md and docs/certificate.schema.json.
 from __future__ import annotations
 
 import gzip
-import os
-import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from . import __version__
-from .build import build_tree, claims_of
 from .errors import CertifyError
-from .strategies.base import Strategy
+from .files import write_atomic
+
+if TYPE_CHECKING:  # the builder (numpy) is imported only when a certificate is built
+    from .strategies.base import Strategy
 
 FORMAT = "mastermind-strategy-certificate"
 VERSION = 1
 
-__all__ = ["FORMAT", "VERSION", "make_certificate", "dumps", "write_atomic", "read"]
+__all__ = ["FORMAT", "VERSION", "make_certificate", "dumps", "write", "read"]
 
 
 def make_certificate(strategy: Strategy, progress=None) -> dict:
     """Build the strategy's tree and wrap it in a v1 certificate."""
+    from .build import build_tree, claims_of
+
     tree, histogram = build_tree(strategy, progress=progress)
     return {
         "format": FORMAT,
@@ -41,37 +44,6 @@ def dumps(cert: dict, compact: bool = False) -> bytes:
     """Deterministic bytes: dict order is the builder's canonical order; indented unless compact."""
     option = 0 if compact else orjson.OPT_INDENT_2
     return orjson.dumps(cert, option=option) + b"\n"
-
-
-def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file in the same folder and a rename.
-
-    A ``.gz`` path is gzip-compressed with a fixed mtime so the bytes stay deterministic.
-    Either the whole file appears or nothing does (also on KeyboardInterrupt).
-    """
-    path = Path(path)
-    if path.suffix == ".gz":
-        data = gzip.compress(data, compresslevel=9, mtime=0)
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise CertifyError(f"cannot write {path}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException as e:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(e, OSError):
-            raise CertifyError(f"cannot write {path}: {e.strerror or e}") from None
-        raise
 
 
 def write(cert: dict, path: str | os.PathLike) -> bytes:

@@ -19,12 +19,12 @@ FORMATS = {".graphml": "graphml", ".gexf": "gexf", ".gml": "gml", ".json": "node
 __all__ = ["FORMATS", "to_networkx", "export"]
 
 
-def _format(path) -> str:
-    suffix = Path(path).suffix.lower()
-    if suffix not in FORMATS:
-        known = ", ".join(FORMATS)
-        raise CertifyError(f"cannot export to {str(path)!r}: the extension must be one of {known}")
-    return suffix
+def output_format(path) -> str:
+    """The extension of an export path, if it is one of FORMATS."""
+    from .files import format_from_extension
+
+    format_from_extension(path, FORMATS, "graph")
+    return Path(str(path)).suffix.lower()
 
 
 def to_networkx(cert: dict):
@@ -57,9 +57,9 @@ def export(cert: dict, path) -> dict:
     import networkx as nx
     import orjson
 
-    from .certificate import write_atomic
+    from .files import write_atomic
 
-    suffix = _format(path)
+    suffix = output_format(path)
     graph = to_networkx(cert)
     if suffix == ".json":
         data = orjson.dumps(nx.node_link_data(graph, edges="edges"), option=orjson.OPT_INDENT_2) + b"\n"

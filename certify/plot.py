@@ -19,12 +19,9 @@ __all__ = ["plot_format", "plot_distribution"]
 
 
 def plot_format(path) -> str:
-    ext = Path(str(path)).suffix.lower()
-    if ext not in FORMATS:
-        shown = ext or "no extension"
-        raise CertifyError(f"{path}: cannot tell the chart format from {shown!r} "
-                           f"(use {', '.join(FORMATS)})")
-    return FORMATS[ext]
+    from .files import format_from_extension
+
+    return format_from_extension(path, FORMATS, "chart")
 
 
 def plot_distribution(report, out) -> None:
@@ -34,7 +31,7 @@ def plot_distribution(report, out) -> None:
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from .certificate import write_atomic
+    from .files import write_atomic
     from .report import game_text
 
     fmt = plot_format(out)

@@ -40,12 +40,9 @@ __all__ = ["FORMATS", "LAYOUTS", "PALETTE", "output_format", "parse_at", "build_
 
 def output_format(path) -> str:
     """The Graphviz format for an output path, from its extension."""
-    ext = Path(str(path)).suffix.lower()
-    if ext not in FORMATS:
-        shown = ext or "no extension"
-        raise CertifyError(f"{path}: cannot tell the picture format from {shown!r} "
-                           f"(use {', '.join(FORMATS)})")
-    return FORMATS[ext]
+    from .files import format_from_extension
+
+    return format_from_extension(path, FORMATS, "picture")
 
 
 def parse_at(text: str | None) -> tuple[str, ...]:
@@ -348,7 +345,7 @@ def render(cert: dict, out, depth: int | None = None, secret: str | None = None,
     """Draw a verified certificate into ``out`` (format from its extension); return facts."""
     import graphviz
 
-    from .certificate import write_atomic
+    from .files import write_atomic
 
     fmt = output_format(out)
     g, info = build_graph(cert, depth, secret, at, layout)
