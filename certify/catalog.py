@@ -36,6 +36,7 @@ CATALOG: list[tuple[str, str, int, int, bool, dict]] = [
     ("knuth-4x5.json", "knuth", 4, 5, True, {}),
     ("knuth-4x7.json", "knuth", 4, 7, True, {}),
     ("knuth-4x10-norep.json", "knuth", 4, 10, False, {}),
+    ("knuth-5x8.json.gz", "knuth", 5, 8, True, {}),
 ]
 
 __all__ = ["CATALOG", "build_one", "build_all", "manifest", "verify_all"]
