@@ -126,12 +126,6 @@ def with_node(doc: dict, keys: tuple, new) -> dict:
     return out
 
 
-def node_at(doc, keys):
-    n = doc["tree"]
-    for k in keys:
-        n = n["next"][k]
-    return n
-
 
 class Mutator:
     def __init__(self, doc: dict, game: Game, rng: random.Random) -> None:
