@@ -189,18 +189,16 @@ def cmd_render(args) -> int:
 # -- explain ---------------------------------------------------------------------------
 
 def cmd_explain(args) -> int:
+    from .certificate import read
     from .report import explain_secret
 
-    report = _verified(args.file)
-    from .certificate import read
-
+    _verified(args.file)
     cert = read(args.file)
     lines, steps = explain_secret(cert, args.secret)
     if args.json:
         _print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps})
     else:
         print("\n".join(lines))
-    del report
     return EXIT_OK
 
 
