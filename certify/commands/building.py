@@ -1,0 +1,76 @@
+"""Commands that make certificates: ``build``."""
+
+from __future__ import annotations
+
+from .common import EXIT_OK, add_game_args, game_of, print_json
+
+
+def cmd_build(args) -> int:
+    from ..certificate import make_certificate, write
+    from ..progress import Progress
+    from ..report import summary_lines
+    from ..strategies import get_strategy
+
+    game = game_of(args)
+    game.check_size()
+    cls = get_strategy(args.strategy)
+    kwargs = {"first": args.first}
+    kwargs.update(_strategy_options(cls, args))
+    strategy = cls(game, **kwargs)
+    out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
+    _check_output(out)
+    with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
+        cert = make_certificate(strategy, progress=bar.update)
+    write(cert, out)
+    if args.json:
+        print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]})
+    else:
+        print(f"wrote {out}")
+        for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
+            print(line)
+    return EXIT_OK
+
+
+def _check_output(path: str) -> None:
+    """Refuse an output path that cannot be written before the (possibly long) build."""
+    import os
+
+    from ..errors import CertifyError
+
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise CertifyError(f"cannot write {path}: it is a directory")
+    if not os.path.isdir(folder):
+        why = "is not a directory" if os.path.exists(folder) else "does not exist"
+        raise CertifyError(f"cannot write {path}: folder {folder} {why}")
+    if not os.access(folder, os.W_OK):
+        raise CertifyError(f"cannot write {path}: folder {folder} is not writable")
+
+
+def _strategy_options(cls, args) -> dict:
+    """Extra constructor options a strategy declares (e.g. greenwell's --sequence)."""
+    from ..errors import CertifyError
+
+    out = {}
+    declared = getattr(cls, "options", ())
+    for name in declared:
+        value = getattr(args, name, None)
+        if value is not None:
+            out[name] = value
+    # An option the strategy does not take must not be silently ignored.
+    for name in ("sequence",):
+        if name not in declared and getattr(args, name, None) is not None:
+            raise CertifyError(f"strategy {cls.id!r} does not take --{name}")
+    return out
+
+
+def register(sub) -> None:
+    p = sub.add_parser("build", help="expand a strategy into a certificate")
+    p.add_argument("strategy", metavar="STRATEGY", help="strategy id (see 'certify strategies')")
+    add_game_args(p)
+    p.add_argument("--first", metavar="CODE", help="override the first guess")
+    p.add_argument("--sequence", metavar="CODES", help="greenwell: static sequence, comma-separated")
+    p.add_argument("-o", "--output", metavar="FILE", help="certificate path (.json or .json.gz)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(func=cmd_build)

@@ -1,0 +1,107 @@
+"""Commands that check and read certificates: ``verify``, ``stats``, ``explain``, ``compare``, ``strategies``."""
+
+from __future__ import annotations
+
+import sys
+
+from .common import EXIT_OK, positive, print_json, verified
+
+
+def cmd_verify(args) -> int:
+    from .. import verify
+
+    return verify.run(args.files, args.max_guesses, args.json)
+
+
+def cmd_stats(args) -> int:
+    from ..report import bounds, distribution_table
+
+    if args.plot:
+        from ..plot import plot_format
+
+        plot_format(args.plot)  # a bad extension fails before the (slower) verification
+    report = verified(args.file)
+    if args.plot:
+        from ..plot import plot_distribution
+
+        plot_distribution(report, args.plot)
+        print(f"wrote {args.plot}", file=sys.stderr)
+    if args.json:
+        print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
+                    "verified": report.replayed, "bounds": bounds(report.strategy, report.game)})
+    else:
+        print(distribution_table(report.strategy, report.game, report.replayed))
+    return EXIT_OK
+
+
+def cmd_explain(args) -> int:
+    from ..certificate import read
+    from ..report import explain_secret
+
+    verified(args.file)
+    cert = read(args.file)
+    lines, steps = explain_secret(cert, args.secret)
+    if args.json:
+        print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps})
+    else:
+        print("\n".join(lines))
+    return EXIT_OK
+
+
+def cmd_compare(args) -> int:
+    from .. import compare
+
+    valid, bad = compare.check(args.files)
+    if bad:  # every number must be verified: no table with a file left out
+        for report in bad:
+            print(report.line(), file=sys.stderr)
+        return max(r.status for r in bad)
+    rows = [compare.row(r) for r in valid]
+    if args.json:
+        print_json(compare.to_json(rows))
+    else:
+        print(compare.table(rows))
+    return EXIT_OK
+
+
+def cmd_strategies(args) -> int:
+    from ..strategies import STRATEGIES
+
+    if args.json:
+        print_json([{"id": k, "description": c.description, "reference": c.reference}
+                    for k, c in STRATEGIES.items()])
+        return EXIT_OK
+    width = max(map(len, STRATEGIES))
+    for key, cls in STRATEGIES.items():
+        print(f"{key:<{width}}  {cls.description}")
+        print(f"{'':<{width}}  {cls.reference}")
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser("verify", help="independently verify certificates")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--max-guesses", type=positive, metavar="K", help="also require max guesses <= K")
+    p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("stats", help="distribution table of a verified certificate")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--plot", metavar="OUT", help="also draw the distribution as a bar chart (.png, .svg, .pdf)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_stats)
+
+    p = sub.add_parser("explain", help="the game one secret plays through a certificate")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("secret", metavar="SECRET")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("compare", help="compare verified certificates side by side")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="machine-readable rows")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("strategies", help="list the strategies")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_strategies)

@@ -1,0 +1,63 @@
+"""Commands that draw or export a verified tree: ``render``, ``export``."""
+
+from __future__ import annotations
+
+from .common import EXIT_OK, positive, print_json, verified
+
+
+def _depth(text: str) -> int:
+    return 1 << 30 if text == "all" else positive(text)
+
+
+def cmd_render(args) -> int:
+    from .. import render
+    from ..certificate import read
+
+    render.output_format(args.output)  # bad arguments fail before the (slower) verification
+    at = render.parse_at(args.at)
+    verified(args.file)
+    info = render.render(read(args.file), args.output, depth=args.depth, secret=args.secret,
+                         at=at, layout=args.layout)
+    if args.json:
+        print_json(info)
+    else:
+        extra = f", {info['summary_nodes']} summaries" if info["summary_nodes"] else ""
+        path = f", secret found in {info['guesses_needed']} guesses" if args.secret else ""
+        print(f"wrote {args.output}: {info['guess_nodes']} guesses{extra}, "
+              f"{info['depth']} of {info['height']} levels{path}")
+    return EXIT_OK
+
+
+def cmd_export(args) -> int:
+    from .. import export
+    from ..certificate import read
+
+    export.output_format(args.output)  # a bad extension fails before the verification
+    verified(args.file)
+    info = export.export(read(args.file), args.output)
+    if args.json:
+        print_json(info)
+    else:
+        print(f"wrote {info['file']}: {info['nodes']} guesses, {info['edges']} answers, "
+              f"{info['height']} levels ({info['format']})")
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser("render", help="draw a verified certificate with Graphviz")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="picture: .svg, .png, .pdf or .dot")
+    p.add_argument("--depth", type=_depth, metavar="N",
+                   help="draw N levels ('all' for the whole tree; default: as many as stay legible)")
+    p.add_argument("--secret", metavar="CODE", help="highlight the path this secret takes")
+    p.add_argument("--at", metavar="PATH", help="draw the subtree a feedback path reaches, e.g. 1,0/0,2")
+    p.add_argument("--layout", choices=("dot", "twopi"), default="dot",
+                   help="dot: layered (default); twopi: radial, for whole trees")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("export", help="write a verified tree as a graph file (.graphml .gexf .gml .json)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="graph file; format from extension")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(func=cmd_export)
