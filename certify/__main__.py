@@ -33,12 +33,35 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _on_signal(signum, frame):
+    from .errors import Terminated
+
+    raise Terminated(signum)
+
+
+def _catch_termination() -> None:
+    """SIGTERM and SIGHUP unwind the stack like Ctrl-C, so a half-written temporary file is removed."""
+    import signal
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _on_signal)
+
+
 def main(argv=None) -> int:
+    from .errors import Terminated
+
+    _catch_termination()
     try:
         return _main(argv)
     except KeyboardInterrupt:  # before or after a subcommand runs: still no traceback
         print("certify: interrupted", file=sys.stderr)
         return 130
+    except Terminated as e:
+        import signal
+
+        print(f"certify: stopped by {signal.Signals(e.signum).name}", file=sys.stderr)
+        return 128 + e.signum
 
 
 def _main(argv=None) -> int:

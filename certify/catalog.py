@@ -45,7 +45,7 @@ __all__ = ["CATALOG", "build_one", "build_all", "manifest", "verify_all"]
 def build_one(entry, folder: Path = ROOT) -> bytes:
     """Build one catalogue entry and write it under ``folder``; return the file's bytes."""
     from .certificate import dumps, make_certificate
-    from .files import write_atomic
+    from .files import write_output
     from .game import Game
     from .strategies import get_strategy
 
@@ -53,7 +53,7 @@ def build_one(entry, folder: Path = ROOT) -> bytes:
     strategy = get_strategy(strategy_id)(Game(pegs, colors, repetition), **options)
     cert = make_certificate(strategy)
     path = folder / name
-    write_atomic(path, dumps(cert, compact=name.endswith(".gz")))
+    write_output(path, dumps(cert, compact=name.endswith(".gz")))
     return path.read_bytes()
 
 
@@ -76,13 +76,13 @@ def manifest(folder: Path = ROOT) -> dict:
 
 
 def build_all(folder: Path = ROOT) -> None:
-    from .files import write_atomic
+    from .files import write_output
 
     folder.mkdir(parents=True, exist_ok=True)
     for entry in CATALOG:
         print(f"building {entry[0]}", file=sys.stderr)
         build_one(entry, folder)
-    write_atomic(folder / MANIFEST, orjson.dumps(manifest(folder), option=orjson.OPT_INDENT_2) + b"\n")
+    write_output(folder / MANIFEST, orjson.dumps(manifest(folder), option=orjson.OPT_INDENT_2) + b"\n")
 
 
 def verify_all(folder: Path = ROOT) -> int:

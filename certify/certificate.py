@@ -13,7 +13,7 @@ import orjson
 
 from . import __version__
 from .errors import CertifyError
-from .files import write_atomic
+from .files import write_output
 
 if TYPE_CHECKING:  # the builder (numpy) is imported only when a certificate is built
     from .strategies.base import Strategy
@@ -49,7 +49,7 @@ def dumps(cert: dict, compact: bool = False) -> bytes:
 def write(cert: dict, path: str | os.PathLike) -> bytes:
     """Write a certificate (compact when gzipped) and return the bytes before compression."""
     data = dumps(cert, compact=str(path).endswith(".gz"))
-    write_atomic(path, data)
+    write_output(path, data)
     return data
 
 

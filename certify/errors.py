@@ -6,3 +6,12 @@ class CertifyError(ValueError):
 
     ``str(error)`` is a one-line message fit to print as it is.
     """
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP reached the CLI: unwind like Ctrl-C (a file being written is removed on the
+    way) and exit with 128 + the signal's number."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum

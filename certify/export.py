@@ -52,12 +52,12 @@ def to_networkx(cert: dict):
     return graph
 
 
-def export(cert: dict, path) -> dict:
+def export(cert: dict, path, inputs=()) -> dict:
     """Write the graph to ``path`` (format from the extension), atomically; return a summary."""
     import networkx as nx
     import orjson
 
-    from .files import write_atomic
+    from .files import write_output
 
     suffix = output_format(path)
     graph = to_networkx(cert)
@@ -67,6 +67,6 @@ def export(cert: dict, path) -> dict:
         buffer = io.BytesIO()
         {".graphml": nx.write_graphml, ".gexf": nx.write_gexf, ".gml": nx.write_gml}[suffix](graph, buffer)
         data = buffer.getvalue()
-    write_atomic(path, data)
+    write_output(path, data, inputs)
     return {"file": str(path), "format": FORMATS[suffix], "nodes": graph.number_of_nodes(),
             "edges": graph.number_of_edges(), "height": nx.dag_longest_path_length(graph) + 1}

@@ -24,14 +24,14 @@ def plot_format(path) -> str:
     return format_from_extension(path, FORMATS, "chart")
 
 
-def plot_distribution(report, out) -> None:
+def plot_distribution(report, out, inputs=()) -> None:
     """Write the bar chart of ``report.replayed`` (a valid verifier Report) to ``out``."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from .files import write_atomic
+    from .files import write_output
     from .report import game_text
 
     fmt = plot_format(out)
@@ -66,4 +66,4 @@ def plot_distribution(report, out) -> None:
                 "png": {"Software": None}}[fmt]
     with matplotlib.rc_context({"svg.hashsalt": "certify", "svg.fonttype": "none"}):
         fig.savefig(buf, format=fmt, metadata=metadata)
-    write_atomic(out, buf.getvalue())
+    write_output(out, buf.getvalue(), inputs)

@@ -341,11 +341,11 @@ def _summary(g, parent: str, where: str, cut, groups, compact: bool) -> None:
 
 
 def render(cert: dict, out, depth: int | None = None, secret: str | None = None,
-           at: tuple[str, ...] = (), layout: str = "dot") -> dict:
+           at: tuple[str, ...] = (), layout: str = "dot", inputs=()) -> dict:
     """Draw a verified certificate into ``out`` (format from its extension); return facts."""
     import graphviz
 
-    from .files import write_atomic
+    from .files import write_output
 
     fmt = output_format(out)
     g, info = build_graph(cert, depth, secret, at, layout)
@@ -359,6 +359,6 @@ def render(cert: dict, out, depth: int | None = None, secret: str | None = None,
         except graphviz.CalledProcessError as e:
             msg = (e.stderr or b"").decode(errors="replace").strip().splitlines()
             raise CertifyError(f"{layout} failed: {msg[0] if msg else e}") from None
-    write_atomic(out, data)
+    write_output(out, data, inputs)
     info.update(file=str(out), format=fmt, bytes=len(data))
     return info

@@ -161,6 +161,9 @@ class Report:
         self.claims: dict | None = None
         self.replayed: dict | None = None
         self.max_guesses_bound: int | None = None
+        #: The parsed document that was verified (only when asked for with ``keep``), so that a
+        #: command uses exactly what the verifier checked.
+        self.document: dict | None = None
 
     @property
     def valid(self) -> bool:
@@ -566,13 +569,18 @@ def verify_document(doc, report: Report, max_guesses: int | None = None) -> Repo
     return report
 
 
-def verify_bytes(raw: bytes, file: str = "<bytes>", max_guesses: int | None = None) -> Report:
-    """Verify a certificate given as bytes (plain or gzipped JSON)."""
+def verify_bytes(raw: bytes, file: str = "<bytes>", max_guesses: int | None = None,
+                 keep: bool = False) -> Report:
+    """Verify a certificate given as bytes (plain or gzipped JSON). With ``keep``, a valid
+    report holds the verified document in ``report.document``."""
     report = Report(file)
     try:
         doc = _parse(raw)
         del raw
-        return verify_document(doc, report, max_guesses)
+        verify_document(doc, report, max_guesses)
+        if keep and report.valid:
+            report.document = doc
+        return report
     except Invalid as e:
         report.status = EXIT_INVALID
         report.error = str(e)
@@ -582,8 +590,9 @@ def verify_bytes(raw: bytes, file: str = "<bytes>", max_guesses: int | None = No
     return report
 
 
-def verify_file(path: str, max_guesses: int | None = None) -> Report:
-    """Verify a certificate file. Unreadable files give status 2 (unusable)."""
+def verify_file(path: str, max_guesses: int | None = None, keep: bool = False) -> Report:
+    """Verify a certificate file, read once. Unreadable files give status 2 (unusable).
+    With ``keep``, a valid report holds the verified document in ``report.document``."""
     try:
         with open(path, "rb") as f:
             info = os.fstat(f.fileno())
@@ -600,7 +609,7 @@ def verify_file(path: str, max_guesses: int | None = None) -> Report:
         report.status = EXIT_UNUSABLE
         report.error = f"cannot read file: {_one_line(getattr(e, 'strerror', None) or e)}"
         return report
-    return verify_bytes(raw, path, max_guesses)
+    return verify_bytes(raw, path, max_guesses, keep)
 
 
 def reports_json(reports, max_guesses=None) -> bytes:

@@ -7,6 +7,7 @@ from .common import EXIT_OK, add_game_args, game_of, print_json
 
 def cmd_build(args) -> int:
     from ..certificate import make_certificate, write
+    from ..files import check_output
     from ..progress import Progress
     from ..report import summary_lines
     from ..strategies import get_strategy
@@ -18,7 +19,7 @@ def cmd_build(args) -> int:
     kwargs.update(_strategy_options(cls, args))
     strategy = cls(game, **kwargs)
     out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
-    _check_output(out)
+    check_output(out)
     with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
         cert = make_certificate(strategy, progress=bar.update)
     write(cert, out)
@@ -29,22 +30,6 @@ def cmd_build(args) -> int:
         for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
             print(line)
     return EXIT_OK
-
-
-def _check_output(path: str) -> None:
-    """Refuse an output path that cannot be written before the (possibly long) build."""
-    import os
-
-    from ..errors import CertifyError
-
-    folder = os.path.dirname(path) or "."
-    if os.path.isdir(path):
-        raise CertifyError(f"cannot write {path}: it is a directory")
-    if not os.path.isdir(folder):
-        why = "is not a directory" if os.path.exists(folder) else "does not exist"
-        raise CertifyError(f"cannot write {path}: folder {folder} {why}")
-    if not os.access(folder, os.W_OK):
-        raise CertifyError(f"cannot write {path}: folder {folder} is not writable")
 
 
 def _strategy_options(cls, args) -> dict:

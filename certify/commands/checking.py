@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, positive, print_json, verified
+from .common import EXIT_OK, load_verified, positive, print_json, verified
 
 
 def cmd_verify(args) -> int:
@@ -19,12 +19,15 @@ def cmd_stats(args) -> int:
     if args.plot:
         from ..plot import plot_format
 
+        from ..files import check_output
+
         plot_format(args.plot)  # a bad extension fails before the (slower) verification
+        check_output(args.plot, inputs=[args.file])
     report = verified(args.file)
     if args.plot:
         from ..plot import plot_distribution
 
-        plot_distribution(report, args.plot)
+        plot_distribution(report, args.plot, inputs=[args.file])
         print(f"wrote {args.plot}", file=sys.stderr)
     if args.json:
         print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
@@ -35,11 +38,9 @@ def cmd_stats(args) -> int:
 
 
 def cmd_explain(args) -> int:
-    from ..certificate import read
     from ..report import explain_secret
 
-    verified(args.file)
-    cert = read(args.file)
+    _, cert = load_verified(args.file)
     lines, steps = explain_secret(cert, args.secret)
     if args.json:
         print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps})

@@ -39,10 +39,17 @@ def print_json(obj) -> None:
 
 def verified(path: str, max_guesses=None):
     """Verify a file and return its report, or raise SystemExit with the verifier's status."""
+    return load_verified(path, max_guesses)[0]
+
+
+def load_verified(path: str, max_guesses=None):
+    """(report, certificate) of a file read ONCE: the certificate dict is the very document the
+    verifier checked, never a second reading of the file. Raises SystemExit with the verifier's
+    status (after printing its one line) when the file is not a valid certificate."""
     from .. import verify
 
-    report = verify.verify_file(path, max_guesses)
+    report = verify.verify_file(path, max_guesses, keep=True)
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)
-    return report
+    return report, report.document

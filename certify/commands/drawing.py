@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import EXIT_OK, positive, print_json, verified
+from .common import EXIT_OK, load_verified, positive, print_json
 
 
 def _depth(text: str) -> int:
@@ -11,13 +11,14 @@ def _depth(text: str) -> int:
 
 def cmd_render(args) -> int:
     from .. import render
-    from ..certificate import read
+    from ..files import check_output
 
     render.output_format(args.output)  # bad arguments fail before the (slower) verification
     at = render.parse_at(args.at)
-    verified(args.file)
-    info = render.render(read(args.file), args.output, depth=args.depth, secret=args.secret,
-                         at=at, layout=args.layout)
+    check_output(args.output, inputs=[args.file])
+    _, cert = load_verified(args.file)
+    info = render.render(cert, args.output, depth=args.depth, secret=args.secret,
+                         at=at, layout=args.layout, inputs=[args.file])
     if args.json:
         print_json(info)
     else:
@@ -30,11 +31,12 @@ def cmd_render(args) -> int:
 
 def cmd_export(args) -> int:
     from .. import export
-    from ..certificate import read
+    from ..files import check_output
 
     export.output_format(args.output)  # a bad extension fails before the verification
-    verified(args.file)
-    info = export.export(read(args.file), args.output)
+    check_output(args.output, inputs=[args.file])
+    _, cert = load_verified(args.file)
+    info = export.export(cert, args.output, inputs=[args.file])
     if args.json:
         print_json(info)
     else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_game_args, game_of, positive, print_json, verified
+from .common import add_game_args, game_of, load_verified, positive, print_json
 
 
 def cmd_play(args) -> int:
@@ -24,10 +24,8 @@ def cmd_play(args) -> int:
     if game_given or args.seed is not None:
         raise CertifyError("--pegs, --colors, --no-repetition and --seed go with --codemaker; "
                            "a certificate sets its own game")
-    verified(args.file)
-    from ..certificate import read
-
-    return play.play_tree(read(args.file), sys.stdin, sys.stdout)
+    _, cert = load_verified(args.file)
+    return play.play_tree(cert, sys.stdin, sys.stdout)
 
 
 def cmd_consistent(args) -> int:

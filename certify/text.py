@@ -1,0 +1,32 @@
+"""Text from files, made safe to show: control characters escaped, so a certificate cannot move
+the cursor, clear the screen, colour the terminal or print a fake line (standard library only)."""
+
+from __future__ import annotations
+
+__all__ = ["shown"]
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\n\t\r":
+        return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}[ch]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def shown(value, limit: int | None = None) -> str:
+    """``value`` as one printable line: every character that is not printable (ANSI escapes,
+    newlines, bidirectional overrides, lone surrogates...) written as a backslash escape, a
+    backslash itself doubled. With ``limit``, at most that many characters, then ``...``."""
+    text = value if isinstance(value, str) else str(value)
+    if limit is not None and len(text) > limit:
+        text = text[:limit]
+        more = "..."
+    else:
+        more = ""
+    out = "".join(ch if ch.isprintable() and ch != "\\" else ("\\\\" if ch == "\\" else _escape(ch))
+                  for ch in text)
+    return out + more
