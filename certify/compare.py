@@ -52,8 +52,10 @@ def row(report) -> dict:
 
 def _labels(rows) -> list[str]:
     """Strategy names; the file name is added where a (strategy, game) pair occurs twice."""
-    keys = [(r["strategy"]["name"], game_label(r["game"])) for r in rows]
-    return [name + (f" ({os.path.basename(r['file'])})" if keys.count((name, g)) > 1 else "")
+    from .text import shown
+
+    keys = [(shown(r["strategy"]["name"], 40), game_label(r["game"])) for r in rows]
+    return [name + (f" ({shown(os.path.basename(r['file']))})" if keys.count((name, g)) > 1 else "")
             for r, (name, g) in zip(rows, keys)]
 
 

@@ -16,6 +16,7 @@ from .consistent import consistent, minimal_conflict, parse_feedback
 from .errors import CertifyError
 from .game import ALPHABET, Game
 from .report import game_text
+from .text import shown
 
 #: Candidates are listed when at most this many are left.
 SHOW = 10
@@ -94,7 +95,7 @@ def play_tree(cert: dict, inp, out, colour: bool | None = None) -> int:
     def say(text: str = "") -> None:
         print(text, file=out, flush=True)
 
-    say(f"{cert['strategy']['name']} on {game_text(g)}: verified, finds any secret in at most "
+    say(f"{shown(cert['strategy']['name'], 80)} on {game_text(g)}: verified, finds any secret in at most "
         f"{_plural(cert['claims']['max_guesses'], 'guess', 'guesses')}.")
     say(f"Think of a secret ({_colours(game)}) and answer each guess with B,W:")
     say(f"{HOW}.")

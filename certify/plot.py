@@ -33,6 +33,7 @@ def plot_distribution(report, out, inputs=()) -> None:
 
     from .files import write_output
     from .report import game_text
+    from .text import shown
 
     fmt = plot_format(out)
     stats = report.replayed
@@ -55,7 +56,7 @@ def plot_distribution(report, out, inputs=()) -> None:
     ax.set_ylabel("secrets")
     ax.grid(axis="y", color="#dddddd", zorder=0)
     ax.spines[["top", "right"]].set_visible(False)
-    ax.set_title(f"{report.strategy['name']} on {game_text(report.game)}: {n} secrets, "
+    ax.set_title(f"{shown(report.strategy['name'], 80)} on {game_text(report.game)}: {n} secrets, "
                  f"max {stats['max_guesses']}, total {stats['total_guesses']} (verified)", fontsize=11)
     fig.tight_layout()
 

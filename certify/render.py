@@ -12,6 +12,7 @@ from pathlib import Path
 
 from . import verify
 from .errors import CertifyError
+from .text import shown
 
 #: Output formats, chosen by the output file's extension.
 FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot"}
@@ -263,7 +264,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
     n_guesses = sum(c for c, _ in _levels(start)[:depth]) + max(0, len(path_keys) + 1 - depth)
     compact = n_guesses > COMPACT_OVER
 
-    title = f"{cert['strategy']['name']} on {_game_text(game)}"
+    title = f"{shown(cert['strategy']['name'], 80)} on {_game_text(game)}"
     if prefix:
         title += f", subtree after {_path_text(prefix)}"
     title += " — " + ("the whole tree" if depth >= height else f"the first {depth} of {height} levels")

@@ -8,6 +8,7 @@ stdlib only) are used here, so `stats` and
 from __future__ import annotations
 
 from . import verify
+from .text import shown
 
 
 def game_text(game: dict) -> str:
@@ -31,7 +32,7 @@ def summary_lines(name: str, game: dict, claims: dict) -> list[str]:
 def distribution_table(strategy: dict, game: dict, stats: dict) -> str:
     """The table as the published studies print it: guesses, count, frequency %, cumulative %."""
     n = stats["secrets"]
-    rows = [f"{strategy['name']} on {game_text(game)} ({n} secrets), verified",
+    rows = [f"{shown(strategy['name'], 80)} on {game_text(game)} ({n} secrets), verified",
             f"{'guesses':>7}  {'count':>7}  {'frequency %':>11}  {'cumulative %':>12}"]
     cumulative = 0
     for k in range(1, stats["max_guesses"] + 1):
@@ -73,7 +74,7 @@ def explain_secret(cert: dict, secret: str) -> tuple[list[str], list[dict]]:
     secret = secret.lower()
     if secret not in set(candidates):
         raise CertifyError(f"{secret!r} is not a code of the game ({game_text(game)})")
-    lines = [f"secret {secret}, strategy {cert['strategy']['name']} on {game_text(game)}"]
+    lines = [f"secret {secret}, strategy {shown(cert['strategy']['name'], 80)} on {game_text(game)}"]
     steps = []
     node = cert["tree"]
     n = 0
