@@ -304,13 +304,13 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
             continue
         groups = _split(guess, here)
         path_key = path_keys[level - 1] if is_path and level <= len(path_keys) else None
-        shown = [(k, c) for k, c in branches.items() if level < depth or k == path_key]
+        kept = [(k, c) for k, c in branches.items() if level < depth or k == path_key]
         cut = [(k, c) for k, c in branches.items() if not (level < depth or k == path_key)]
         if layout == "twopi":
-            shown = _interleave(shown, groups)
-        for key, _ in shown:
+            kept = _interleave(kept, groups)
+        for key, _ in kept:
             _edge(g, name, f"{name}/{key}", key, compact, key == path_key)
-        for key, child in reversed(shown):
+        for key, child in reversed(kept):
             stack.append((child, f"{name}/{key}", groups[key], level + 1, steps + [(guess, key)],
                           key == path_key))
         if cut:
