@@ -48,7 +48,8 @@ def load_verified(path: str, max_guesses=None):
     status (after printing its one line) when the file is not a valid certificate."""
     from .. import verify
 
-    report = verify.verify_file(path, max_guesses, keep=True)
+    report = verify.verify_file(path, max_guesses, keep=True,
+                                on_wait=lambda note: print(note, file=sys.stderr, flush=True))
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)
