@@ -142,13 +142,20 @@ def _only(obj: dict, allowed, where: str) -> None:
         raise Invalid(f"{where}: unknown field {_short(extra[0])}")
 
 
+def _check_text(s: str, where: str) -> None:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Invalid(f"{where}: string {_short(s)} is not valid Unicode (lone surrogate)") from None
+
+
 def _scan_meta(value, where: str) -> None:
     """Free metadata: no repeated key, no lone surrogate, at most MAX_META_DEPTH levels."""
     stack = [(value, where, 2)]
     while stack:
         value, where, depth = stack.pop()
         if type(value) is str:
-            verify._check_text(value, where)
+            _check_text(value, where)
         elif type(value) in (dict, _Dup, list):
             if depth > MAX_META_DEPTH:
                 raise Invalid(f"{where}: nested more than {MAX_META_DEPTH} levels deep")
@@ -157,7 +164,7 @@ def _scan_meta(value, where: str) -> None:
             items = value.items() if type(value) is dict else enumerate(value)
             for k, item in items:
                 if type(k) is str:
-                    verify._check_text(k, where)
+                    _check_text(k, where)
                 stack.append((item, f"{where}[{_short(k)}]", depth + 1))
 
 
@@ -317,7 +324,7 @@ def _header(doc):
         raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
     for key, value in doc.items():
         if key not in ("format", "version", "game", "claims", "nodes"):
-            verify._check_text(key, "top level")
+            _check_text(key, "top level")
             _scan_meta(value, verify._field("", key))
     return Game(pegs, colors, repetition), dict(claims)
 
