@@ -26,7 +26,7 @@ COMPACT_OVER = 150
 #: only these), then Paul Tol's muted, light, dark and pale sets. Past 8 or so colours no palette
 #: stays distinguishable for everyone, so every peg also shows its digit.
 PALETTE = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#56B4E9", "#D55E00", "#000000",
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#D55E00", "#56B4E9", "#000000",
     "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255",
     "#AA4499", "#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#BBCC33", "#AAAA00",
     "#DDDDDD", "#222255", "#225555", "#225522", "#666633", "#663333", "#555555", "#BBCCEE",
@@ -59,7 +59,7 @@ def parse_at(text: str | None) -> tuple[str, ...]:
     return tuple(steps)
 
 
-def _text_color(hex_color: str) -> str:
+def text_color(hex_color: str) -> str:
     """Black or white, whichever reads better on the colour (WCAG relative luminance)."""
     def channel(c):
         c /= 255
@@ -76,7 +76,7 @@ def _color(ch: str) -> str:
 def _pegs_html(guess: str) -> str:
     cells = "".join(
         f'<TD STYLE="rounded" BORDER="1" COLOR="#333333" BGCOLOR="{_color(ch)}" WIDTH="20" HEIGHT="20" FIXEDSIZE="TRUE">'
-        f'<FONT COLOR="{_text_color(_color(ch))}" POINT-SIZE="12"><B>{ch}</B></FONT></TD>'
+        f'<FONT COLOR="{text_color(_color(ch))}" POINT-SIZE="12"><B>{ch}</B></FONT></TD>'
         for ch in guess)
     return f"<TR>{cells}</TR>"
 

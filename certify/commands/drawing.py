@@ -45,6 +45,20 @@ def cmd_export(args) -> int:
     return EXIT_OK
 
 
+def cmd_html(args) -> int:
+    from .. import htmltree
+    from ..files import check_output
+
+    check_output(args.output, inputs=[args.file])
+    report, cert = load_verified(args.file)
+    info = htmltree.write_html(report, cert, args.output, inputs=[args.file])
+    if args.json:
+        print_json(info)
+    else:
+        print(f"wrote {args.output}: {info['nodes']} guesses, {info['bytes']} bytes, one self-contained page")
+    return EXIT_OK
+
+
 def register(sub) -> None:
     p = sub.add_parser("render", help="draw a verified certificate with Graphviz")
     p.add_argument("file", metavar="FILE")
@@ -63,3 +77,9 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="graph file; format from extension")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("html", help="write a verified tree as one interactive, self-contained HTML page")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the page (.html)")
+    p.add_argument("--json", action="store_true", help="machine-readable summary")
+    p.set_defaults(func=cmd_html)
