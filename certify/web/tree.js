@@ -169,11 +169,17 @@
   ["guesses", "secrets", "%", "cumulative %"].forEach(function (t) { hr.appendChild(el("th", "", t)); });
   var thead = el("thead"); thead.appendChild(hr); table.appendChild(thead);
   var tbody = el("tbody"), cum = 0, maxCount = 0, n = V.secrets;
-  function pct(c) { var p = 100 * c / n; return c && p < 0.05 ? "<0.1" : p.toFixed(1); }
+  // Never "0.0" for a non-zero count, never "100.0" for less than all.
+  function pct(c) {
+    var p = 100 * c / n;
+    if (c && p < 0.05) return "<0.1";
+    if (c < n && p >= 99.95) return ">99.9";
+    return p.toFixed(1);
+  }
   for (k = 1; k <= V.max_guesses; k++) {
     var c = V.histogram[k] || 0; cum += c; maxCount = Math.max(maxCount, c);
     var tr = el("tr");
-    [k, c, pct(c), (100 * cum / n).toFixed(1)].forEach(function (t) { tr.appendChild(el("td", "", String(t))); });
+    [k, c, pct(c), pct(cum)].forEach(function (t) { tr.appendChild(el("td", "", String(t))); });
     tbody.appendChild(tr);
   }
   table.appendChild(tbody);
@@ -184,6 +190,7 @@
   (function chart() {
     var NS = "http://www.w3.org/2000/svg", K = V.max_guesses, bw = 36, gap = 10, hgt = 150, top = 34, bottom = 22;
     var wdt = K * (bw + gap) + gap;
+    bottom += 16;
     var svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 " + wdt + " " + (hgt + top + bottom));
     svg.setAttribute("width", wdt); svg.setAttribute("role", "img");
@@ -204,6 +211,7 @@
       t(x + bw / 2, top + hgt - bh - 4, pct(c) + "%", 9, "#555");
       t(x + bw / 2, top + hgt + 15, String(k), 11);
     }
+    t(wdt / 2, top + hgt + 32, "guesses needed", 11, "#555");
     document.getElementById("chart").appendChild(svg);
   })();
 
