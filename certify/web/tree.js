@@ -162,6 +162,7 @@
   legendItem(el("span", "none", "none"), "no key peg: no colour of the guess is in the secret");
   legendItem(el("span", "info", "12 secrets, at most 3 guesses"), "secrets that reach this guess; the guesses they still need, this one included, at most");
   legendItem(el("span", "win", "\u2713 can win"), "this guess is itself one of those secrets");
+  legendItem(el("span", "win", "\u2713 found"), "this guess is the only secret left: the game ends here");
   legendItem(el("span", "found", "found"), "the end of a searched or played secret's path");
 
   var table = document.getElementById("table");
@@ -218,6 +219,11 @@
   // ---- the tree view: rows made only when their parent is unfolded ------------------------
   var rows = new Array(N), lis = new Array(N), open = new Uint8Array(N);
   function info(id) {
+    if (!kidCount[id] && wins[id]) {
+      var leaf = el("span", "win", "\u2713 found");
+      leaf.title = "the one secret that reaches this guess is the guess itself";
+      return leaf;
+    }
     var box = el("span", "info", plural(count[id], "secret") + ", at most " +
                  plural(height[id], "guess", "guesses"));
     box.title = count[id] + " secrets reach this guess; with it, they need at most " + height[id];
@@ -234,7 +240,7 @@
     if (parent[id] >= 0) { var kp = keyPegs(KEYS[keyOf[id]]); row.dataset.key = KEYS[keyOf[id]]; row.appendChild(kp); }
     row.appendChild(pegs(guess[id]));
     row.appendChild(info(id));
-    if (wins[id]) row.appendChild(el("span", "win", "\u2713 can win"));
+    if (wins[id] && kidCount[id]) row.appendChild(el("span", "win", "\u2713 can win"));
     li.appendChild(row);
     rows[id] = row; lis[id] = li;
     return li;
