@@ -45,6 +45,7 @@ verify: setup
 # `make bench BENCH_ARGS=--quick` skips 5 pegs x 8 colours.
 bench: setup
 	$(PY) bench/bench.py $(BENCH_ARGS)
+	$(PY) bench/bench_html.py
 
 # The README gallery (README.md, section Gallery), drawn from the committed certificate. The radial PNG is
 # reduced to a 128-colour palette, which keeps it a third of the size with no visible change.
