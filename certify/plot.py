@@ -77,8 +77,7 @@ def figure(report):
               ({"fontsize": 6, "rotation": 90}, False), ({"fontsize": 5, "rotation": 90}, False)]
     for style, with_percent in styles:
         labels = [f"{c}\n{percent(c, n)}" if with_percent and c else str(c) for c in counts]
-        texts = ax.bar_label(bars, labels=labels, padding=3, zorder=4,
-                             bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.3}, **style)
+        texts = ax.bar_label(bars, labels=labels, padding=3, zorder=4, **style)  # above the mean line
         ax.set_ylim(0, max(counts) * 1.25)
         fig.tight_layout()
         renderer = fig.canvas.get_renderer()
