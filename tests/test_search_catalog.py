@@ -26,7 +26,11 @@ def test_manifest_matches_files():
     assert [e["claims"] for e in listed["proofs"]] == [entry[5] for entry in catalog.CATALOG]
 
 
-@pytest.mark.parametrize("name", sorted(ENTRIES))
+#: Rebuilt in the suite: the proofs that take a few seconds (Bulls and Cows takes a minute).
+QUICK = sorted(name for name, pegs, colors, *_ in catalog.CATALOG if colors**pegs <= 2401)
+
+
+@pytest.mark.parametrize("name", QUICK)
 def test_rebuild_is_byte_identical(name, tmp_path):
     assert catalog.build_one(ENTRIES[name], tmp_path) == (catalog.ROOT / name).read_bytes()
 

@@ -25,6 +25,7 @@ CATALOG: list[tuple[str, int, int, bool, str, dict]] = [
     ("worst-case-4x6.json", 4, 6, True, "worst", {"worst_case": 5}),
     ("worst-case-4x6-norep.json", 4, 6, False, "worst", {"worst_case": 5}),
     ("worst-case-4x7.json.gz", 4, 7, True, "worst", {"worst_case": 6}),
+    ("worst-case-4x10-norep.json.gz", 4, 10, False, "worst", {"worst_case": 7}),  # Bulls and Cows
 ]
 
 __all__ = ["CATALOG", "build_one", "build_all", "manifest"]

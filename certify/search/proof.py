@@ -61,7 +61,8 @@ class ProofWriter:
 
     def fill(self, guesses: dict) -> None:
         key, bound = self._current
-        self.bodies[key] = {"bound": bound, "guesses": guesses}
+        # A node that counting settles whole has no entries: "guesses" is left out.
+        self.bodies[key] = {"bound": bound, "guesses": guesses} if guesses else {"bound": bound}
 
     def perm_json(self, perm) -> dict:
         pegs, colors = perm
