@@ -45,6 +45,8 @@ MAX_CODES = 10_000
 #: Most nodes, and most guess entries plus references over all nodes.
 MAX_NODES = 1_000_000
 MAX_ENTRIES = 10_000_000
+#: Most (node, guess) pairs to examine: nodes x codes, refused before any work (about 1 us each).
+MAX_WORK = 1_000_000_000
 MAX_INT_DIGITS = verify.MAX_INT_DIGITS
 MAX_META_DEPTH = verify.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
@@ -329,7 +331,7 @@ def _header(doc):
     if not repetition and pegs > colors:
         raise Invalid(f"game: {_short(pegs)} pegs without repetition need at least as many colors, got {colors}")
     size = verify._n_codes(min(pegs, 64), colors, repetition)
-    if pegs > 64 or size > MAX_CODES:
+    if pegs > 64 or size > MAX_CODES:  # (past 64 pegs the size is not worth computing)
         shown = "more than 10^19" if pegs > 64 else str(size)
         raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
     claims = _get(doc, "claims", dict, "")
@@ -346,6 +348,10 @@ def _header(doc):
         raise Invalid("nodes: empty (the root is nodes[0])")
     if len(nodes) > MAX_NODES:
         raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
+    codes = verify._n_codes(pegs, colors, repetition)
+    if len(nodes) * codes > MAX_WORK:
+        raise Invalid(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {MAX_WORK} "
+                      "the checker examines (the limit)")
     for key, value in doc.items():
         if key not in ("format", "version", "game", "claims", "nodes"):
             _check_text(key, "top level")
