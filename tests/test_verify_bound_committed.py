@@ -86,3 +86,11 @@ def test_false_claims_are_rejected(path):
         report = verify_bound.check_bytes(json.dumps(bad).encode())
         assert report.status == 1, (path.name, j)
         assert f"node {j} " in report.error, report.error
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+def test_committed_proofs_fit_the_schema(path):
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "lower-bound.schema.json").read_text())
+    jsonschema.validate(_load(path), schema)
