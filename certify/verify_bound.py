@@ -187,7 +187,7 @@ class Game:
         self.digits = [tuple(verify.ALPHABET.index(ch) for ch in code) for code in self.codes]
         self.by_text = {code: k for k, code in enumerate(self.codes)}
         self.column = [[d[i] for d in self.digits] for i in range(pegs)]
-        self._largest = None
+        self._largest = self._masks = None
         self.rank = {sum(c * colors ** (pegs - 1 - i) for i, c in enumerate(d)): k
                      for k, d in enumerate(self.digits)}
         self.all = (1 << n) - 1
@@ -277,6 +277,12 @@ class Game:
     def invariant(self, perm, S: int) -> bool:
         """P(S) = S? (P is a bijection, so P(S) within S is enough.)"""
         return S == self.all or all(map(self.flags(S).__getitem__, self.moved(perm, S)))
+
+    def masks(self) -> list:
+        """For every guess, the bit sets of its non-winning classes in the whole game."""
+        if self._masks is None:
+            self._masks = [[members for _, members in self.partition(g)] for g in range(self.n)]
+        return self._masks
 
     def largest(self) -> list:
         """For every guess, the bit set of its largest class in the whole game."""
@@ -500,8 +506,16 @@ class _Proof:
             most = game.solved[d - 2] if d - 2 < len(game.solved) else game.n
             todo = sorted({g for g, members in enumerate(game.largest())
                            if (S & members).bit_count() <= most}.union(entries))
-        else:
-            todo = range(game.n)
+        else:  # totals: the counting value of every guess, computed with iterators only (hot loop)
+            most = game.n if left is None else (
+                -1 if left < 1 else game.solved[left - 1] if left - 1 < len(game.solved) else game.n)
+            value, count, cut, low = game.total.__getitem__, int.bit_count, S.__and__, d - size
+            # sum(...) is the counting total of g's non-winning classes at S
+            todo = [g for g, masks in enumerate(game.masks())
+                    if sum(map(value, map(count, map(cut, masks)))) < low]
+            if most < game.n:  # and with max_guesses, a class too big for the guesses left refutes g
+                todo = [g for g in todo if max(map(count, map(cut, game.masks()[g])), default=0) <= most]
+            todo = sorted(set(todo).union(entries))
         for g in todo:
             entry = entries.get(g)
             if entry is None and counted(g):
@@ -611,7 +625,8 @@ class _Proof:
                           f"stand for {what} ({C.bit_count()} secrets): they differ on {diff}; node {j} "
                           f"was first reached at {self.path(j)}")
         if self.max_guesses is not None and self.depth[j] != self.depth[i] + 1:
-            raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} is reached at depth {self.depth[i] + 1} here and at depth "
+            raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} is reached at "
+                          f"depth {self.depth[i] + 1} here and at depth "
                           f"{self.depth[j]} at {self.path(j)} (with max_guesses a node has one depth)")
 
 
