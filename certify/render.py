@@ -37,7 +37,7 @@ PALETTE = (
 )
 HIGHLIGHT = "#C51B7D"  # the secret's path: a magenta no peg uses
 FONT = "DejaVu Sans"
-_STEP = re.compile(r"\s*(\d+)\s*,\s*(\d+)\s*")
+_STEP = re.compile(r"\s*([0-9]{1,6})\s*,\s*([0-9]{1,6})\s*")  # ASCII, short enough for int()
 
 __all__ = ["FORMATS", "LAYOUTS", "PALETTE", "output_format", "parse_at", "build_graph", "render"]
 
@@ -57,7 +57,8 @@ def parse_at(text: str | None) -> tuple[str, ...]:
     for i, part in enumerate(text.split("/"), 1):
         m = _STEP.fullmatch(part)
         if not m:
-            raise CertifyError(f"--at {text}: step {i} {part.strip()!r} is not a feedback 'B,W'")
+            raise CertifyError(f"--at {shown(text, 40)}: step {i} {shown(part.strip(), 20)!r} is not a "
+                               "feedback 'B,W'")
         steps.append(f"{int(m.group(1))},{int(m.group(2))}")
     return tuple(steps)
 
