@@ -284,3 +284,23 @@ def test_other_games_replay_alike(driver, tmp_path, name):
     assert [r.get_attribute("data-guess") for r in driver.find_elements(By.CSS_SELECTOR, ".row.hl")] == \
         secret_path(doc, secret)
     assert console_errors(driver) == []
+
+
+def test_only_a_verified_certificate_becomes_a_page(tmp_path, capsys):
+    doc = json.loads(CERT.read_text())
+    doc["tree"]["next"]["1,0"]["guess"] = "5555"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    out = tmp_path / "bad.html"
+    assert run("html", bad, "-o", out) == 1
+    assert "invalid" in capsys.readouterr().err and not out.exists()
+    assert run("html", CERT, "-o", tmp_path) == 2  # a folder
+    assert "it is a directory" in capsys.readouterr().err
+    assert run("html", CERT, "-o", CERT) == 2  # never over its input
+    assert "input file" in capsys.readouterr().err
+
+
+def test_page_bytes_are_deterministic(tmp_path, page):
+    again = tmp_path / "again.html"
+    assert run("html", CERT, "-o", again) == 0
+    assert again.read_bytes() == page.read_bytes()
