@@ -130,7 +130,7 @@ def _draw_key(ax, patches, colors, x, y, key: str, pegs: int):
     for i in range(b + w):
         patches.append(Circle((x + 0.045 + i * 0.11, y), 0.042))
         colors.append(BLACK if i < b else "white")
-    ax.text(x + pegs * 0.11 + 0.04, y, key, ha="left", va="center_baseline", fontsize=5.5, color="#888888")
+    ax.text(x + pegs * 0.11 + 0.04, y, key, ha="left", va="center_baseline", fontsize=6.5, color="#777777")
     return x + pegs * 0.11 + 0.32
 
 
