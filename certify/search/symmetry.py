@@ -21,6 +21,7 @@ import itertools
 
 import numpy as np
 
+from .kernel import partition_hashes, same_partition
 from .space import Space, compose, inverse
 
 #: Colour maps tried per peg permutation before giving up on it.
@@ -41,6 +42,32 @@ class Alike:
             perm = (ident, tuple(tau))
             self.swaps.append((a, b, perm, space.image(*perm)))
         self.peg_perms = [tuple(s) for s in itertools.permutations(range(p))][1:]
+        self._every = np.arange(space.n)
+
+    def representatives(self, cands):
+        """(guesses to search, generators, orbit representatives, identical-split map).
+
+        Guesses: the orbit representatives (lowest code of each orbit), less those whose split
+        equals an earlier one's (the same classes, the win class the same too); ``same[x]``
+        names, for a representative x, the searched guess with x's very split."""
+        sp = self.space
+        gens = self.generators(cands)
+        rep = self.orbits(gens)
+        reps = np.flatnonzero(rep == self._every)
+        hashes = partition_hashes(sp.fb, reps, cands, sp.n_fb, sp.win)
+        same = {}
+        first: dict[int, list] = {}
+        keep = []
+        for x, h in zip(reps.tolist(), hashes.tolist()):
+            for y in first.get(h, ()):
+                if same_partition(sp.fb, x, y, cands, sp.n_fb, sp.win):
+                    same[x] = y
+                    break
+            else:
+                first.setdefault(h, []).append(x)
+                same[x] = x
+                keep.append(x)
+        return np.array(keep, dtype=np.int64), gens, rep, same
 
     def generators(self, cands: np.ndarray) -> list:
         """[(perm, index map)] generating part of the stabilizer of the set, with inverses."""
