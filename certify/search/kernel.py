@@ -80,3 +80,12 @@ def perfect_split(fb, cands, n_fb, win):  # pragma: no cover
         if ok:
             return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def same_partitions(fb, a, b, cands, n_fb, win):  # pragma: no cover
+    """same_partition for each pair (a[i], b[i])."""
+    out = np.empty(a.shape[0], dtype=np.bool_)
+    for i in range(a.shape[0]):
+        out[i] = same_partition(fb, a[i], b[i], cands, n_fb, win)
+    return out

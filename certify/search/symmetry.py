@@ -21,7 +21,7 @@ import itertools
 
 import numpy as np
 
-from .kernel import partition_hashes, same_partition
+from .kernel import partition_hashes, same_partitions
 from .space import Space, compose, inverse
 
 #: Colour maps tried per peg permutation before giving up on it.
@@ -49,25 +49,23 @@ class Alike:
 
         Guesses: the orbit representatives (lowest code of each orbit), less those whose split
         equals an earlier one's (the same classes, the win class the same too); ``same[x]``
-        names, for a representative x, the searched guess with x's very split."""
+        names, for a representative x, the searched guess with x's very split (-1 elsewhere)."""
         sp = self.space
         gens = self.generators(cands)
         rep = self.orbits(gens)
         reps = np.flatnonzero(rep == self._every)
         hashes = partition_hashes(sp.fb, reps, cands, sp.n_fb, sp.win)
-        same = {}
-        first: dict[int, list] = {}
-        keep = []
-        for x, h in zip(reps.tolist(), hashes.tolist()):
-            for y in first.get(h, ()):
-                if same_partition(sp.fb, x, y, cands, sp.n_fb, sp.win):
-                    same[x] = y
-                    break
-            else:
-                first.setdefault(h, []).append(x)
-                same[x] = x
-                keep.append(x)
-        return np.array(keep, dtype=np.int64), gens, rep, same
+        # Guesses with equal hashes: the first (lowest) stands for the others once their splits
+        # are compared in full (a hash collision only keeps both).
+        _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+        leader = reps[first[inverse.reshape(-1)]]
+        dup = np.flatnonzero(leader != reps)
+        ok = same_partitions(sp.fb, reps[dup], leader[dup], cands, sp.n_fb, sp.win)
+        leader[dup[~ok]] = reps[dup[~ok]]
+        same = np.full(sp.n, -1, dtype=np.int64)
+        same[reps] = leader
+        keep = reps[leader == reps]
+        return keep.astype(np.int64), gens, rep, same
 
     def generators(self, cands: np.ndarray) -> list:
         """[(perm, index map)] generating part of the stabilizer of the set, with inverses."""
