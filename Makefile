@@ -60,3 +60,7 @@ pictures: setup
 
 clean:
 	rm -rf build .pytest_cache
+
+# The exact search's lower-bound proofs (certificates/bounds/) and the optimal-total strategies.
+bounds: setup
+	$(PY) -m certify.search.catalog build
