@@ -29,6 +29,8 @@ from .proof import ProofWriter
 from .space import Space
 from .symmetry import Alike
 
+#: The least total takes minutes on 4x6 (1296 codes, measured 5 min) and grows fast beyond.
+MAX_TOTAL_CODES = 1296
 #: The bound of a node no strategy can settle within its guesses left (every bound holds
 #: there, vacuously): far above any total of a game the search takes.
 INFEASIBLE = 10**9
@@ -48,6 +50,10 @@ class TotalSearch:
     def __init__(self, game, max_guesses: int | None = None, progress: bool = False) -> None:
         self.game = game
         self.max_guesses = max_guesses
+        game.check_size()
+        if game.size > MAX_TOTAL_CODES:
+            raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
+                               f"{MAX_TOTAL_CODES} (4x6 takes minutes)")
         self.space = Space(game)
         self.count = Counting(game.pegs, game.colors, game.repetition)
         self.alike = Alike(self.space)
