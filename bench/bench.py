@@ -36,13 +36,15 @@ PUBLISHED_NAIVE_4X6_S = 38 * 60
 PUBLISHED_COMPILED_5X8_S = (2.5, 7.0)
 
 
-def run(cmd: list[str], env=None) -> tuple[float, int, int]:
-    """(wall seconds, peak RSS in KiB, exit status) of one child process."""
+def run(cmd: list[str], env=None, expect: int = 0) -> tuple[float, int, int]:
+    """(wall seconds, peak RSS in KiB, exit status) of one child process; ``expect``: its
+    normal exit status (reported as 0)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.returncode = 0 if proc.returncode == expect else proc.returncode or -1
     err = proc.stderr.read().decode(errors="replace")
     proc.stderr.close()
     if proc.returncode != 0:
@@ -50,14 +52,15 @@ def run(cmd: list[str], env=None) -> tuple[float, int, int]:
     return wall, usage.ru_maxrss, proc.returncode
 
 
-def measure(label: str, cmd: list[str], runs: int, target: str = "", env=None) -> dict:
+def measure(label: str, cmd: list[str], runs: int, target: str = "", env=None, expect: int = 0) -> dict:
     times, peak, status = [], 0, 0
     for _ in range(runs):
-        wall, rss, rc = run(cmd, env)
+        wall, rss, rc = run(cmd, env, expect)
         times.append(wall)
         peak = max(peak, rss)
         status = status or rc
-    row = {"label": label, "command": " ".join(cmd[1:]) if cmd[0] == sys.executable else " ".join(cmd),
+    command = " ".join(cmd[1:]) if cmd[0] == sys.executable else " ".join(cmd)
+    row = {"label": label, "command": command if len(command) < 200 else command[:200] + " ...",
            "runs": runs, "median_s": statistics.median(times), "min_s": min(times),
            "max_s": max(times), "peak_mib": peak / 1024, "ok": status == 0, "target": target}
     print(f"  {label:<36} {row['median_s']:8.2f} s  {row['peak_mib']:7.0f} MiB  {target}", file=sys.stderr)
@@ -85,6 +88,18 @@ def depth_of(tree: dict, secret: str, pegs: int) -> int:
         node = node["next"][f"{b},{w}"]
         n += 1
     return n
+
+
+def weak_answers(n: int) -> list[str]:
+    """n distinct answers on 6 pegs x 10 colours that leave many candidates until the last one
+    (guesses over colours 1-4 scored 0,0, then 111111=1,0): the worst case of the contradiction
+    search, which a deletion search makes quadratic."""
+    import itertools
+    import random
+
+    pool = ["".join(p) for p in itertools.product("1234", repeat=6)]
+    random.Random(1).shuffle(pool)
+    return [g + "=0,0" for g in pool[:n - 1]] + ["111111=1,0"]
 
 
 def naive(sample: int, cert_path: Path) -> dict:
@@ -124,6 +139,11 @@ def main(argv=None) -> int:
             rows.append(measure(f"build {name} 4x6",
                                 certify("build", name, "-q", "-o", str(tmp / f"{name}-4x6.json")),
                                 small_runs))
+
+        for n in (100, 1000):
+            rows.append(measure(f"consistent, {n} contradicting 6x10",
+                                certify("consistent", "--pegs", "6", "--colors", "10", *weak_answers(n)),
+                                small_runs, "seconds (was 10.7 s for 100)", expect=1))
 
         print(f"naive published algorithm, {sample} secrets", file=sys.stderr)
         base = naive(sample, k46)

@@ -14,6 +14,7 @@ import numpy as np
 
 from .errors import CertifyError
 from .game import Game
+from .text import shown
 
 #: Up to this many consistent secrets are listed without --list.
 LIST_LIMIT = 20
@@ -21,8 +22,11 @@ LIST_LIMIT = 20
 __all__ = ["LIST_LIMIT", "parse_feedback", "parse_clue", "consistent", "minimal_conflict",
            "answer_text", "report"]
 
-_PAIR = re.compile(r"\s*(\d+)\s*(?:,|\s)\s*(\d+)\s*")
-_TWO = re.compile(r"\s*(\d)(\d)\s*")
+# ASCII digits only: \d would take any script's digits (full-width, Arabic-Indic...).
+_PAIR = re.compile(r"\s*([0-9]+)\s*(?:,|\s)\s*([0-9]+)\s*")
+_TWO = re.compile(r"\s*([0-9])([0-9])\s*")
+#: Longest number of pegs an answer may state (int() refuses beyond 4300 digits anyway).
+_DIGITS = 6
 
 
 def parse_feedback(text: str, pegs: int) -> tuple[int, int]:
@@ -34,8 +38,11 @@ def parse_feedback(text: str, pegs: int) -> tuple[int, int]:
     m = _PAIR.fullmatch(text) or (_TWO.fullmatch(text) if pegs < 10 else None)
     if not m:
         form = "B,W, B W or BW" if pegs < 10 else "B,W or B W"
-        raise CertifyError(f"{text.strip()!r} is not an answer: write {form} "
+        raise CertifyError(f"{shown(text.strip(), 40)!r} is not an answer: write {form} "
                            f"(B black pegs, W white pegs)")
+    if max(len(m.group(1)), len(m.group(2))) > _DIGITS:
+        raise CertifyError(f"{shown(text.strip(), 40)!r} is impossible: more pegs scored than the code "
+                           f"has ({pegs})")
     black, white = int(m.group(1)), int(m.group(2))
     if black + white > pegs:
         raise CertifyError(f"{black},{white} is impossible: {black + white} pegs scored, "
@@ -55,7 +62,7 @@ def parse_clue(game: Game, text: str) -> tuple[int, int]:
         index = game.parse(guess.strip())
         black, white = parse_feedback(fb, game.pegs)
     except CertifyError as e:
-        raise CertifyError(f"answer {text!r}: {e}") from None
+        raise CertifyError(f"answer {shown(text, 60)!r}: {e}") from None
     return index, game.encode(black, white)
 
 
@@ -65,26 +72,48 @@ def consistent(game: Game, answers, candidates=None) -> np.ndarray:
     if candidates is None:
         game.check_size()
         candidates = np.arange(game.size, dtype=np.int64)
-    for guess, fb in answers:
+    seen = set()
+    for answer in answers:
         if not len(candidates):
             break
-        candidates = candidates[game.feedback([guess], candidates)[0] == fb]
+        if answer in seen:  # a repeated answer filters nothing more
+            continue
+        seen.add(answer)
+        guess, fb = answer
+        candidates = candidates[game.feedback_row(guess, candidates) == fb]
     return candidates
 
 
 def minimal_conflict(game: Game, answers) -> list[int]:
     """Positions of a subset of ``answers`` that no secret satisfies and that is minimal:
-    drop any one of them and some secret fits. Deletion-based: try to drop each answer in
-    turn, keep it only when the rest become satisfiable. [] if the answers are consistent."""
-    answers = list(answers)
-    if len(consistent(game, answers)):
-        return []
-    keep = list(range(len(answers)))
-    for i in list(keep):
-        rest = [j for j in keep if j != i]
-        if not len(consistent(game, [answers[j] for j in rest])):
-            keep = rest
-    return keep
+    drop any one of them and some secret fits. [] if the answers are consistent.
+
+    Constructive search, one member per round: from the members found so far, filter the
+    candidates by the answers in order; the first answer that leaves none is a member, and the
+    next round only looks at the answers before it. Each round is one incremental pass, so the
+    cost is (size of the conflict + 1) passes, not one pass per answer as deletion would be.
+    Each member is needed: without it, the others lie within a set that was consistent.
+    """
+    answers = [(int(g), int(f)) for g, f in answers]
+    game.check_size()
+    found: list[int] = []
+    scope = len(answers)
+    while True:
+        candidates = consistent(game, [answers[i] for i in found])
+        if not len(candidates):
+            return sorted(found)
+        seen = set()
+        for j in range(scope):
+            if answers[j] in seen:  # the first copy of an answer is the one kept
+                continue
+            seen.add(answers[j])
+            candidates = consistent(game, [answers[j]], candidates)
+            if not len(candidates):
+                found.append(j)
+                scope = j
+                break
+        else:
+            return []  # the first pass found no contradiction: the answers are consistent
 
 
 def answer_text(game: Game, answer) -> str:
@@ -98,6 +127,7 @@ def _rows(codes: list[str], per_row: int = 10) -> list[str]:
 
 def report(game: Game, clues, list_all: bool = False) -> tuple[int, list[str], dict]:
     """``certify consistent``: (exit status, text lines, JSON document) for the clues."""
+    game.check_size()  # before the clues, so a huge game is named as such
     answers = [parse_clue(game, c) for c in clues]
     found = consistent(game, answers)
     n = len(found)

@@ -91,7 +91,8 @@ class Game:
     def check_size(self) -> None:
         # 2**21 > MAX_CODES: beyond 21 pegs, do not even compute the (possibly astronomical) size.
         if self.pegs > 21 or self.size > MAX_CODES:
-            size = f"{self.size}" if self.pegs <= 64 else f"more than 10^{int(self.pegs * 0.301)}"
+            # Integer arithmetic: a float overflows for a --pegs of 310 digits (log10(2) > 0.301).
+            size = f"{self.size}" if self.pegs <= 64 else f"more than 10^{self.pegs * 301 // 1000}"
             raise CertifyError(
                 f"game {self} has {size} codes, more than the builder's limit of {MAX_CODES}"
             )

@@ -22,6 +22,9 @@ from .text import shown
 SHOW = 10
 #: Rows on the codemaker's board.
 ROWS = 12
+#: Longest input line read (a code has at most a few dozen characters): beyond, the input is
+#: refused rather than read for ever (``play FILE < /dev/zero``).
+LINE_MAX = 10_000
 
 __all__ = ["SHOW", "ROWS", "pegs_text", "check_code", "secret_for", "play_tree", "codemaker"]
 
@@ -58,7 +61,10 @@ def _ask(prompt: str, inp, out) -> str | None:
     transcript reads like a terminal session."""
     out.write(prompt)
     out.flush()
-    line = inp.readline()
+    line = inp.readline(LINE_MAX + 1)
+    if len(line) > LINE_MAX and not line.endswith("\n"):
+        out.write("\n")
+        raise CertifyError(f"input line longer than {LINE_MAX:,} characters")
     if not line:
         out.write("\n")
         out.flush()
@@ -177,6 +183,7 @@ def secret_for(game: Game, seed=None) -> str:
 def codemaker(game: Game, inp, out, seed=None, rows: int = ROWS, colour: bool | None = None) -> int:
     """Score the person's guesses against a random secret. 0 when found, 1 when the rows
     run out (the secret is revealed); CertifyError when the input ends first."""
+    game.check_size()  # the same limit as everywhere: the secret's game must be one we can check
     colour = _isatty(out) if colour is None else colour
     secret = secret_for(game, seed)
 

@@ -8,19 +8,24 @@ import sys
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
+def whole(text: str) -> int:
+    """A whole number in ASCII digits (int() would also take other scripts' digits and '1_0')."""
+    digits = text.strip()
+    if not digits.lstrip("-").isascii() or not digits.lstrip("-").isdigit() or len(digits) > 4000:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text[:40]!r}")
+    return int(digits)
+
+
 def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    value = whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
     return value
 
 
 def add_game_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pegs", type=int, default=4, help="pegs per code (default 4)")
-    p.add_argument("--colors", "--colours", type=int, default=6, help="number of colours (default 6)")
+    p.add_argument("--pegs", type=whole, default=4, help="pegs per code (default 4)")
+    p.add_argument("--colors", "--colours", type=whole, default=6, help="number of colours (default 6)")
     p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
 
 
@@ -31,9 +36,17 @@ def game_of(args):
 
 
 def print_json(obj) -> None:
+    """``obj`` as indented JSON on stdout. orjson refuses integers beyond 64 bits (a certificate's
+    strategy params may hold one): the standard library writes those."""
     import orjson
 
-    sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n")
+    try:
+        data = orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n"
+    except TypeError:  # orjson.JSONEncodeError
+        import json
+
+        data = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+    sys.stdout.buffer.write(data)
     sys.stdout.flush()
 
 

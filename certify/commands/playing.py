@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_game_args, game_of, load_verified, positive, print_json
+from .common import add_game_args, game_of, load_verified, positive, print_json, whole
 
 
 def cmd_play(args) -> int:
@@ -46,7 +46,7 @@ def register(sub) -> None:
     p.add_argument("--pegs", type=positive, help="codemaker: pegs per code (default 4)")
     p.add_argument("--colors", "--colours", type=positive, help="codemaker: colours (default 6)")
     p.add_argument("--no-repetition", action="store_true", help="codemaker: no colour repeated")
-    p.add_argument("--seed", type=int, help="codemaker: seed of the random secret")
+    p.add_argument("--seed", type=whole, help="codemaker: seed of the random secret")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("consistent", help="the secrets consistent with answers GUESS=B,W")
