@@ -70,3 +70,7 @@ browser:
 			echo "installing chromium and chromium-driver with apt-get"; \
 			apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; \
 		else echo "note: chromium/chromedriver missing and cannot apt-get them: tests/test_html.py will fail" >&2; fi; }
+
+# The exact search's lower-bound proofs (certificates/bounds/) and the optimal-total strategies.
+bounds: setup
+	$(PY) -m certify.search.catalog build
