@@ -39,6 +39,53 @@ def cmd_consistent(args) -> int:
     return status
 
 
+def cmd_hint(args) -> int:
+    from .. import hint
+    from ..consistent import parse_clue
+    from ..errors import CertifyError
+    from ..game import Game
+
+    cert = None
+    if args.certificate:
+        if args.strategy:
+            raise CertifyError("give either --strategy or --certificate, not both")
+        _, cert = load_verified(args.certificate)
+        g = cert["game"]
+        game = Game(g["pegs"], g["colors"], g["repetition"])
+        given = (args.pegs, args.colors)
+        if any(v is not None and v != w for v, w in zip(given, (game.pegs, game.colors))) or (
+                args.no_repetition and game.repetition):
+            raise CertifyError(f"the certificate's game is {game}: --pegs, --colors and "
+                               "--no-repetition must agree with it (or be left out)")
+    else:
+        game = Game(4 if args.pegs is None else args.pegs, 6 if args.colors is None else args.colors,
+                    not args.no_repetition)
+    game.check_size()
+    answers = [parse_clue(game, c) for c in args.answers]
+    table_only = [name for name, on in (("--candidates-only", args.candidates_only),
+                                        ("--sort", args.sort), ("--top", args.top), ("--csv", args.csv))
+                  if on]
+    if args.table:
+        if args.json and args.csv:
+            raise CertifyError("give either --json or --csv, not both")
+        doc = hint.table(game, answers, args.candidates_only, args.sort or "code", args.top)
+        if args.json:
+            print_json(doc)
+        elif args.csv:
+            sys.stdout.write(hint.table_csv(doc))
+        else:
+            print("\n".join(hint.table_lines(doc)))
+        return 0
+    if table_only:
+        raise CertifyError(f"{', '.join(table_only)} go{'es' if len(table_only) == 1 else ''} with --table")
+    doc = hint.hint(game, answers, args.strategy or "knuth", cert)
+    if args.json:
+        print_json(doc)
+    else:
+        print("\n".join(hint.hint_lines(doc)))
+    return 0
+
+
 def register(sub) -> None:
     p = sub.add_parser("play", help="play a certificate's guesses against your secret (or --codemaker)")
     p.add_argument("file", nargs="?", metavar="FILE", help="certificate whose guesses you answer")
@@ -55,3 +102,18 @@ def register(sub) -> None:
     p.add_argument("--list", action="store_true", help="list the secrets however many there are")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_consistent)
+
+    p = sub.add_parser("hint", help="what a strategy plays next after some rows, and why (--table: weight table)")
+    p.add_argument("answers", nargs="*", metavar="GUESS=B,W", help="the rows so far, in order")
+    p.add_argument("--pegs", type=whole, help="pegs per code (default 4, or the certificate's)")
+    p.add_argument("--colors", "--colours", type=whole, help="number of colours (default 6)")
+    p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
+    p.add_argument("--strategy", metavar="ID", help="the strategy that names the guess (default knuth)")
+    p.add_argument("--certificate", metavar="FILE", help="the verified certificate's guess, when the rows follow it")
+    p.add_argument("--table", action="store_true", help="the weight table: class sizes per answer for every code")
+    p.add_argument("--candidates-only", action="store_true", help="table: only the codes that can be the secret")
+    p.add_argument("--sort", choices=("weight", "code"), help="table: row order (default code)")
+    p.add_argument("--top", type=positive, metavar="N", help="table: only the first N rows")
+    p.add_argument("--csv", action="store_true", help="table as CSV")
+    p.add_argument("--json", action="store_true", help="machine-readable")
+    p.set_defaults(func=cmd_hint)
