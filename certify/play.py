@@ -73,9 +73,9 @@ class Console:
     def ask(self, prompt: str) -> str | None:
         """One line (stripped), None at end of input. Piped input is echoed so the transcript reads
         like a terminal session. A line longer than LINE_MAX is refused, not read for ever."""
-        self.out.write(prompt)
-        self.out.flush()
         try:
+            self.out.write(prompt)
+            self.out.flush()
             line = self.inp.readline(LINE_MAX + 1)
         except KeyboardInterrupt:  # Ctrl-C at the prompt: end the prompt's line, then leave
             self.out.write("\n")
