@@ -24,7 +24,7 @@ def cmd_build(args) -> int:
         cert = make_certificate(strategy, progress=bar.update)
     write(cert, out)
     if args.json:
-        print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]})
+        print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]}, "build")
     else:
         print(f"wrote {out}")
         for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):

@@ -30,8 +30,10 @@ def cmd_stats(args) -> int:
         plot_distribution(report, args.plot, inputs=[args.file])
         print(f"wrote {args.plot}", file=sys.stderr)
     if args.json:
+        stats = report.replayed
         print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
-                    "verified": report.replayed, "bounds": bounds(report.strategy, report.game)})
+                    "verified": stats, "mean": stats["total_guesses"] / stats["secrets"],
+                    "bounds": bounds(report.strategy, report.game)}, "stats")
     else:
         print(distribution_table(report.strategy, report.game, report.replayed))
     return EXIT_OK
@@ -43,7 +45,7 @@ def cmd_explain(args) -> int:
     _, cert = load_verified(args.file)
     lines, steps = explain_secret(cert, args.secret)
     if args.json:
-        print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps})
+        print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps}, "explain")
     else:
         print("\n".join(lines))
     return EXIT_OK
@@ -69,8 +71,8 @@ def cmd_strategies(args) -> int:
     from ..strategies import STRATEGIES
 
     if args.json:
-        print_json([{"id": k, "description": c.description, "reference": c.reference}
-                    for k, c in STRATEGIES.items()])
+        print_json({"strategies": [{"id": k, "description": c.description, "reference": c.reference}
+                                   for k, c in STRATEGIES.items()]}, "strategies")
         return EXIT_OK
     width = max(map(len, STRATEGIES))
     for key, cls in STRATEGIES.items():

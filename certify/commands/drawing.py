@@ -20,7 +20,7 @@ def cmd_render(args) -> int:
     info = render.render(cert, args.output, depth=args.depth, secret=args.secret,
                          at=at, layout=args.layout, inputs=[args.file])
     if args.json:
-        print_json(info)
+        print_json(info, "render")
     else:
         extra = f", {info['summary_nodes']} summaries" if info["summary_nodes"] else ""
         path = f", secret found in {info['guesses_needed']} guesses" if args.secret else ""
@@ -38,7 +38,7 @@ def cmd_export(args) -> int:
     _, cert = load_verified(args.file)
     info = export.export(cert, args.output, inputs=[args.file])
     if args.json:
-        print_json(info)
+        print_json(info, "export")
     else:
         print(f"wrote {info['file']}: {info['nodes']} guesses, {info['edges']} answers, "
               f"{info['height']} levels ({info['format']})")

@@ -58,7 +58,7 @@ def cmd_consistent(args) -> int:
 
     status, lines, doc = report(game_of(args), args.answers, args.list)
     if args.json:
-        print_json(doc)
+        print_json(doc, "consistent")
     else:
         print("\n".join(lines))
     return status
