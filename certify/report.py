@@ -21,10 +21,11 @@ def _mean(stats: dict) -> str:
 
 
 def summary_lines(name: str, game: dict, claims: dict) -> list[str]:
-    hist = ", ".join(f"{v}" for v in claims["histogram"].values())
+    # k:count pairs: zero counts are absent from the histogram, so bare counts would not line up.
+    hist = " ".join(f"{k}:{v}" for k, v in claims["histogram"].items())
     return [
         f"strategy {name} on {game_text(game)}: {claims['secrets']} secrets",
-        f"distribution (1..{claims['max_guesses']} guesses): {hist}",
+        f"distribution (guesses:secrets): {hist}",
         f"max {claims['max_guesses']}, total {claims['total_guesses']}, mean {_mean(claims)}",
     ]
 
