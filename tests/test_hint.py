@@ -174,3 +174,16 @@ def test_weight_table_text_csv_sort_top():
 def test_weight_table_refuses_what_would_take_too_long():
     run = certify("hint", "--pegs", 6, "--colors", 9, "--table")
     assert run.returncode == 2 and "--candidates-only" in run.stderr
+
+
+def test_readme_hint_examples_are_real_output():
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```\n\$ (certify hint[^\n]*)\n(.*?)```", readme, re.S)
+    assert len(blocks) >= 3 and any("--table" in cmd for cmd, _ in blocks)
+    for cmd, shown in blocks:
+        run = certify(*shlex.split(cmd)[1:])
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == shown, cmd
