@@ -29,6 +29,8 @@ ROWS = 12
 #: Longest input line read (a code has at most a few dozen characters): beyond, the input is
 #: refused rather than read for ever (``play FILE < /dev/zero``).
 LINE_MAX = 10_000
+#: Largest game whose strategy replay is shown at the end of a codemaker game (5x8 takes ~3 s).
+COMPARE_MAX = 40_000
 #: Most random games ``play --auto --games N`` plays.
 MAX_GAMES = 1_000_000
 
@@ -341,6 +343,10 @@ def codemaker(game: Game, inp, out, seed=None, rows: int = ROWS, colour: bool | 
     1 when the rows run out or the person gives up (the secret is shown then); CertifyError when
     piped input ends first (the secret is not shown)."""
     game.check_size()  # the same limit as everywhere: the secret's game must be one we can check
+    if strategy and strategy != "none":  # a strategy that cannot play this game fails now, not at the end
+        from .strategies import get_strategy
+
+        get_strategy(strategy)(game)
     con = Console(inp, out, colour, letters)
     say = con.say
     secret = secret_for(game, seed)
@@ -406,7 +412,11 @@ def _guess(con: Console, game: Game, n: int, scored, secret: str) -> str | None:
 
 def _compare(con: Console, game: Game, strategy: str | None, secret: str, yours: int | None) -> None:
     """How many guesses ``strategy`` needs for the same secret."""
-    if not strategy:
+    if not strategy or strategy == "none":
+        return
+    if game.size > COMPARE_MAX:
+        con.say(f"({strategy}'s own game is replayed only up to {COMPARE_MAX:,} codes; this one has "
+                f"{game.size:,})")
         return
     guesses = strategy_guesses(game, strategy, secret)
     you = f" (you: {yours})" if yours is not None else ""

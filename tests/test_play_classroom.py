@@ -146,6 +146,13 @@ def test_codemaker_rows_run_out_and_quitting_keeps_the_secret():
     assert secret not in run.stdout.replace(wrong, "")
 
 
+def test_codemaker_strategy_replay_can_be_left_out_and_is_bounded():
+    run = certify("play", "--codemaker", "--seed", 3, "--strategy", "none", stdin="!\n")
+    assert run.returncode == 1 and "finds" not in run.stdout
+    run = certify("play", "--codemaker", "--seed", 3, "--pegs", 6, "--colors", 9, stdin="!\n")
+    assert "replayed only up to 40,000 codes; this one has 531,441" in run.stdout
+
+
 def test_codemaker_with_letters():
     secret = secret_of("--seed", 9, "--letters", "RGBYOP")
     assert set(secret) <= set("RGBYOP")
@@ -195,6 +202,7 @@ def test_auto_random_games_table(knuth):
     (["--auto", KNUTH, "--secret", "0019"], "colour '9'"),
     (["--auto", KNUTH, "--games", 0], "expected a number >= 1"),
     ([KNUTH, "--rows", 3], "only with --codemaker or --auto"),
+    (["--codemaker", "--strategy", "nope"], "unknown strategy 'nope'"),
 ])
 def test_play_mode_mistakes(args, message):
     run = certify("play", *args)

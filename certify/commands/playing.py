@@ -121,7 +121,8 @@ def register(sub) -> None:
     p.add_argument("--no-repetition", action="store_true", help="codemaker: no colour repeated")
     p.add_argument("--rows", type=positive, metavar="N", help="codemaker: guesses allowed (default 12)")
     p.add_argument("--strategy", metavar="ID",
-                   help="codemaker: the strategy whose guesses for your secret are shown at the end (default knuth)")
+                   help="codemaker: the strategy whose guesses for your secret are shown at the end "
+                        "(default knuth; 'none': not shown)")
     p.add_argument("--seed", type=whole, help="codemaker, auto: seed of the random secret(s)")
     p.add_argument("--secret", metavar="CODE", help="auto: the secret to play against")
     p.add_argument("--games", type=positive, metavar="N", help="auto: play N random games, show the guesses needed")
