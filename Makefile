@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot certificates verify bench pictures clean
+.PHONY: run test setup dot browser certificates verify bench pictures clean
 
 run: setup
 	@mkdir -p build
@@ -22,7 +22,7 @@ run: setup
 test: setup
 	$(PY) -m pytest -q
 
-setup: $(STAMP) dot
+setup: $(STAMP) dot browser
 
 # pip -qq: errors only (no notice of the editable install, nor of the machine's pip configuration).
 $(STAMP): pyproject.toml
@@ -46,6 +46,7 @@ verify: setup
 # `make bench BENCH_ARGS=--quick` skips 5 pegs x 8 colours.
 bench: setup
 	$(PY) bench/bench.py $(BENCH_ARGS)
+	$(PY) bench/bench_html.py
 
 # The README gallery (README.md, section Gallery), drawn from the committed certificate. The radial PNG is
 # reduced to a 128-colour palette, which keeps it a third of the size with no visible change.
@@ -61,3 +62,12 @@ pictures: setup
 
 clean:
 	rm -rf build .pytest_cache
+
+# A real browser for tests/test_html.py: Debian's chromium and its driver (apt-get, only as root
+# on a Debian-like system; otherwise the tests say what is missing).
+browser:
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing chromium and chromium-driver with apt-get"; \
+			apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; \
+		else echo "note: chromium/chromedriver missing and cannot apt-get them: tests/test_html.py will fail" >&2; fi; }

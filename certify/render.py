@@ -21,12 +21,15 @@ LAYOUTS = ("dot", "twopi")
 LEGIBLE_NODES = {"dot": 50, "twopi": 3000}  # dot: a 5-peg root (20 replies) still shows level 2
 #: Above this many guess nodes, guesses are drawn as small discs split into their pegs' colours.
 COMPACT_OVER = 150
+#: Above this many guesses one picture is refused: Graphviz would run for minutes (the 6,050 guesses
+#: of last-guess 4x6 take about 10 s, the 34,752 of knuth 5x8 many minutes).
+MAX_DRAWN = 8000
 
 #: Peg colours by digit: Okabe & Ito's colour-blind-safe set first (the usual 6-colour game uses
-#: only these), then Paul Tol's muted, light, dark and pale sets. Past 8 or so colours no palette
+#: only these; vermillion is 5 and sky blue 6, so the 6-colour game has no two blues), then Paul Tol's muted, light, dark and pale sets. Past 8 or so colours no palette
 #: stays distinguishable for everyone, so every peg also shows its digit.
 PALETTE = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#56B4E9", "#D55E00", "#000000",
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#D55E00", "#56B4E9", "#000000",
     "#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77", "#CC6677", "#882255",
     "#AA4499", "#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#BBCC33", "#AAAA00",
     "#DDDDDD", "#222255", "#225555", "#225522", "#666633", "#663333", "#555555", "#BBCCEE",
@@ -65,7 +68,7 @@ def parse_at(text: str | None) -> tuple[str, ...]:
     return tuple(steps)
 
 
-def _text_color(hex_color: str) -> str:
+def text_color(hex_color: str) -> str:
     """Black or white, whichever reads better on the colour (WCAG relative luminance)."""
     def channel(c):
         c /= 255
@@ -82,19 +85,28 @@ def _color(ch: str) -> str:
 def _pegs_html(guess: str) -> str:
     cells = "".join(
         f'<TD STYLE="rounded" BORDER="1" COLOR="#333333" BGCOLOR="{_color(ch)}" WIDTH="20" HEIGHT="20" FIXEDSIZE="TRUE">'
-        f'<FONT COLOR="{_text_color(_color(ch))}" POINT-SIZE="12"><B>{ch}</B></FONT></TD>'
+        f'<FONT COLOR="{text_color(_color(ch))}" POINT-SIZE="12"><B>{ch}</B></FONT></TD>'
         for ch in guess)
     return f"<TR>{cells}</TR>"
 
 
-def _guess_label(guess: str, count: int, candidate: bool = True) -> str:
+def _guess_label(guess: str, count: int, here_too: bool, found: int | None = None,
+                 candidate: bool = True) -> str:
+    """Pegs, then "n secrets" and, when the guess is one of them and more follow, "1 found here"
+    (so the summaries beside it, which count the others, add up); ``found`` marks a path's end;
+    a guess that cannot be the secret (the classic surprise of minimax) says so."""
     noun = "secret" if count == 1 else "secrets"
-    # A guess that cannot be the secret (the classic surprise of minimax) says so under its count.
-    mark = ("" if candidate else f'<TR><TD COLSPAN="{len(guess)}"><FONT POINT-SIZE="9" COLOR="#8A1C5C">'
-            "<I>not a candidate</I></FONT></TD></TR>")
-    return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="0">{_pegs_html(guess)}'
-            f'<TR><TD COLSPAN="{len(guess)}"><FONT POINT-SIZE="10">{count} {noun}</FONT></TD></TR>'
-            f"{mark}</TABLE>>")
+    text = f"{count} {noun}" + (", 1 found here" if here_too and count > 1 else "")
+    rows = f'<TR><TD><FONT POINT-SIZE="10">{text}</FONT></TD></TR>'
+    if not candidate:
+        rows += ('<TR><TD><FONT POINT-SIZE="9" COLOR="#8A1C5C"><I>not a candidate</I></FONT></TD></TR>')
+    if found is not None:
+        rows += (f'<TR><TD BGCOLOR="{HIGHLIGHT}" CELLPADDING="2"><FONT POINT-SIZE="10" COLOR="white">'
+                 f'<B> found in {found} guess{"es" if found != 1 else ""} </B></FONT></TD></TR>')
+    # The pegs in a table of their own, so a wider line of text below does not spread them apart.
+    pegs = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="0">{_pegs_html(guess)}</TABLE>'
+    return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0"><TR><TD ALIGN="CENTER" FIXEDSIZE="TRUE" WIDTH="{23 * len(guess) + 3}" HEIGHT="26">{pegs}</TD></TR>'
+            f"{rows}</TABLE>>")
 
 
 def _key_html(b: int, w: int) -> str:
@@ -127,19 +139,6 @@ def _edge(g, parent: str, child: str, key: str, compact: bool, on_path: bool) ->
     g.node(knode, **kattrs)
     g.edge(parent, knode, arrowhead="none", **attrs)
     g.edge(knode, child, **attrs)
-
-
-def _interleave(children, groups):
-    """Big and small subtrees alternately: twopi gives each subtree an angle in proportion to its
-    leaves, so small neighbours would pile up; beside big ones they have room."""
-    by_size = sorted(children, key=lambda kc: -len(groups[kc[0]]))
-    half = (len(by_size) + 1) // 2
-    out = []
-    for i in range(half):
-        out.append(by_size[i])
-        if half + i < len(by_size):
-            out.append(by_size[-1 - i])
-    return out
 
 
 def _path_text(steps) -> str:
@@ -176,6 +175,17 @@ def default_depth(node: dict, layout: str) -> int:
         drawn += count
         last = i == len(levels)
         if drawn + (0 if last else inner) > limit and i > 1:
+            break
+        depth = i
+    return depth
+
+
+def _fitting_depth(node: dict, limit: int) -> int:
+    """The most levels whose guesses stay within ``limit``."""
+    drawn, depth = 0, 1
+    for i, (count, _) in enumerate(_levels(node), 1):
+        drawn += count
+        if drawn > limit:
             break
         depth = i
     return depth
@@ -224,12 +234,41 @@ def _secret_keys(start: dict, secret: str, game: dict, everyone, reaching, at) -
     return keys
 
 
-def _new_graph(title: str, layout: str, compact: bool):
+def _graph_label(title: str, compact: bool, summaries: bool, path: bool, size: int) -> str:
+    """The title lines, then a one-line legend of what the picture uses (HTML-like label)."""
+    import html
+
+    def cell(sample: str, text: str, extra: str = "") -> str:
+        return (f'<TD{extra}>{sample}</TD><TD ALIGN="LEFT"><FONT POINT-SIZE="{size}" COLOR="#333333">'
+                f"{html.escape(text)}</FONT></TD><TD WIDTH=\"{size}\"></TD>")
+
+    small = f'<FONT POINT-SIZE="{size}">'
+    if compact:
+        items = [cell(f"{small}\u25D1</FONT>", "a guess: a disc split into its pegs' colours, clockwise")]
+        if summaries:
+            items.append(cell(f'{small}<FONT COLOR="#999999">\u25CF</FONT></FONT>', "replies not drawn"))
+    else:
+        items = [cell(f'<FONT POINT-SIZE="{size + 3}">\u25CF</FONT>', "black key peg: right colour, right place"),
+                 cell(f'<FONT POINT-SIZE="{size + 3}">\u25CB</FONT>', "white key peg: right colour, wrong place"),
+                 cell(f'<FONT POINT-SIZE="{size}" COLOR="#555555">none</FONT>', "no key peg")]
+        if summaries:
+            items.append(cell(f'{small}<FONT COLOR="#777777">n secrets</FONT></FONT>',
+                              "replies not drawn, and the guesses they still need", ' BORDER="1" STYLE="dashed"'
+                              ' COLOR="#777777"'))
+    if path:
+        items.append(cell(f'<FONT POINT-SIZE="{size + 3}" COLOR="{HIGHLIGHT}">\u2501\u2501</FONT>', "the secret's path"))
+    lines = "".join(f"<TR><TD>{html.escape(line)}</TD></TR>" for line in title.split("\n"))
+    legend = (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="2"><TR>{"".join(items)}</TR></TABLE>')
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0">{lines}<TR><TD>{legend}</TD></TR></TABLE>>'
+
+
+def _new_graph(title: str, layout: str, compact: bool, summaries: bool = False, path: bool = False):
     import graphviz
 
     g = graphviz.Digraph("certificate", engine=layout)
-    g.attr(label=title, labelloc="t", fontname=FONT, fontsize="16", bgcolor="white",
-           tooltip=title.replace("\n", "; "))
+    size = 20 if compact and layout == "twopi" else 10
+    g.attr(label=_graph_label(title, compact, summaries, path, size), labelloc="t", fontname=FONT,
+           fontsize="16", bgcolor="white", tooltip=title.replace("\n", "; "))
     g.attr("node", fontname=FONT, shape="box", style="rounded,filled", fillcolor="white",
            color="#888888", margin="0.06,0.04")
     g.attr("edge", fontname=FONT, color="#555555", arrowsize="0.6")
@@ -273,14 +312,20 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
     n_guesses = sum(c for c, _ in _levels(start)[:depth]) + max(0, len(path_keys) + 1 - depth)
     compact = n_guesses > COMPACT_OVER
 
+    if n_guesses > MAX_DRAWN:
+        fits = _fitting_depth(start, MAX_DRAWN)
+        raise CertifyError(f"{n_guesses} guesses are too many for one picture (limit {MAX_DRAWN}; Graphviz "
+                           f"would run for minutes): draw --depth {fits} or a subtree with --at, "
+                           f"or browse the whole tree with 'certify html'")
     title = f"{shown(cert['strategy']['name'], 80)} on {_game_text(game)}"
-    if prefix:
-        title += f", subtree after {_path_text(prefix)}"
-    title += " — " + ("the whole tree" if depth >= height else f"the first {depth} of {height} levels")
+    if prefix:  # one notation, the tooltips' and the book's: guess -(key)-> guess
+        title += f", the subtree at {_path_text(prefix)} {start['guess']}"
+    what = "levels" if height > 1 else "level"
+    title += ": " + (f"all {height} {what}" if depth >= height else f"the first {depth} of {height} levels")
     needed = len(prefix) + len(path_keys) + 1 if secret is not None else None
     if secret is not None:
         title += f"\nsecret {secret}: found in {needed} guess{'es' if needed > 1 else ''}"
-    g = _new_graph(title, layout, compact)
+    g = _new_graph(title, layout, compact, summaries=depth < height, path=secret is not None)
 
     drawn = summaries = on_path = not_candidates = 0
     # Stack entries: node, its name, the secrets reaching it, its level, steps from the root,
@@ -301,10 +346,14 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         attrs = {"tooltip": tip, "class": "guess" if candidate else "guess not-candidate"}
         if compact:
             attrs["fillcolor"] = ":".join(f"{_color(ch)};{1 / pegs:.4f}" for ch in guess)
+            if is_path and guess == secret:
+                attrs["xlabel"] = f"found in {needed} guess{'es' if needed != 1 else ''}"
+                attrs["fontcolor"] = HIGHLIGHT
             width = max(0.12, 0.5 * 0.7 ** (level - 1))  # smaller further out
             attrs["width"] = f"{max(width, 0.25) if is_path else width:.2f}"
         else:
-            attrs["label"] = _guess_label(guess, len(here), candidate)
+            end = needed if is_path and guess == secret else None
+            attrs["label"] = _guess_label(guess, len(here), candidate, end, candidate)
         if is_path:
             on_path += 1
             attrs.update(color=HIGHLIGHT, penwidth="3", **{"class": attrs["class"] + " path"})
@@ -319,8 +368,6 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         path_key = path_keys[level - 1] if is_path and level <= len(path_keys) else None
         kept = [(k, c) for k, c in branches.items() if level < depth or k == path_key]
         cut = [(k, c) for k, c in branches.items() if not (level < depth or k == path_key)]
-        if layout == "twopi":
-            kept = _interleave(kept, groups)
         for key, _ in kept:
             _edge(g, name, f"{name}/{key}", key, compact, key == path_key)
         for key, child in reversed(kept):
@@ -328,7 +375,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
                           key == path_key))
         if cut:
             summaries += 1
-            _summary(g, name, where, cut, groups, compact)
+            _summary(g, name, where, cut, groups, compact, partial=bool(kept))
 
     info = {"guess_nodes": drawn, "summary_nodes": summaries, "depth": depth, "height": height,
             "compact": compact, "path_nodes": on_path, "guesses_needed": needed,
@@ -337,11 +384,13 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
     return g, info
 
 
-def _summary(g, parent: str, where: str, cut, groups, compact: bool) -> None:
-    """One node standing for the cut subtrees of ``parent``."""
+def _summary(g, parent: str, where: str, cut, groups, compact: bool, partial: bool = False) -> None:
+    """One node standing for the cut subtrees of ``parent`` (``partial``: some replies are drawn)."""
     secrets = sum(len(groups[k]) for k, _ in cut)
     more = max(_height(c) for _, c in cut)
-    text = f"{secrets} secret{'s' if secrets != 1 else ''},\nat most {more} more guess{'es' if more != 1 else ''}"
+    other = "other " if partial else ""
+    text = (f"{secrets} {other}secret{'s' if secrets != 1 else ''},\n"
+            f"at most {more} more guess{'es' if more != 1 else ''}")
     keys = " ".join(k for k, _ in cut)
     attrs = {"tooltip": f"{where} -({keys})->\n{text.replace(chr(10), ' ')}", "class": "summary"}
     if compact:

@@ -354,6 +354,16 @@ _SPACE = re.compile(rb'[ \t\n\r]*')
 # (``"1,2":{"guess":"0123"}``, group 3 absent) or opens its branches (``... ,"next":{``).
 _BRANCH = re.compile(rb'[ \t\n\r]*("[0-9]+,[0-9]+")[ \t\n\r]*:[ \t\n\r]*\{[ \t\n\r]*"guess"[ \t\n\r]*:'
                      rb'[ \t\n\r]*("[0-9a-z]*")[ \t\n\r]*(?:\}|(,[ \t\n\r]*"next"[ \t\n\r]*:[ \t\n\r]*\{))')
+# Many plain values in an array outside the tree, read in one step: each a small integer, a
+# string without escapes, commas or brackets, a literal, an empty container or a flat array of
+# those, followed by a comma (the last value before ']' takes the general path). Without it a
+# long array of small numbers costs a loop turn per token (minutes for 64 MiB).
+_W = rb'[ \t\n\r]*'
+_PLAIN = (rb'(?:-?(?:0|[1-9][0-9]{0,%d})(?![0-9.eE])|"[^"\\\x00-\x1f,\[\]]*"|true|false|null)'
+          % (MAX_INT_DIGITS - 1))
+_RUN = re.compile(rb'(?:' + _W + rb'(?:' + _PLAIN + rb'|\{' + _W + rb'\}|\[' + _W + rb'(?:' + _PLAIN
+                  + rb'(?:' + _W + rb',' + _W + _PLAIN + rb')*' + _W + rb')?\])' + _W + rb',){1,4096}')
+_INNER = re.compile(rb'\[[^\]]*\]')
 _LONE = re.compile(rb'\\u[dD][89a-fA-F]')  # an escaped surrogate: maybe a lone one
 _PUNCT, _STRING, _KEY_TOKEN, _NUMBER, _LITERAL, _CONSTANT = 1, 2, 3, 5, 6, 7
 # What a value is for, from where it stands: the document, a header field, another top-level
@@ -522,6 +532,15 @@ def _read(buf: bytes) -> _Doc:
                     doc.next[node] = m.end() - 1
                     stack.append(frame)
                     stack.append(_Frame(True, _NEXT, node))
+                continue
+        if (top is not None and not top.is_object and top.state in (0, 2)
+                and top.role in (_META, _JUNK, _HEAD) and len(stack) + 1 < MAX_META_DEPTH):
+            m = _RUN.match(buf, pos)
+            if m is not None:  # the same as token by token, in one step
+                run = m.group()
+                top.index += run.count(b",") - sum(x.count(b",") for x in _INNER.findall(run))
+                top.state = 2
+                pos = m.end()
                 continue
         m = match(buf, pos)
         if m is None:

@@ -13,7 +13,7 @@ ENTRIES = {entry[0]: entry for entry in catalog.CATALOG}
 def test_catalogue_names_are_unique_and_files_committed():
     names = [entry[0] for entry in catalog.CATALOG]
     assert len(names) == len(set(names))
-    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name != catalog.MANIFEST}
+    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name != catalog.MANIFEST and p.is_file()}
     assert on_disk == set(names), "certificates/ and CATALOG disagree"
 
 

@@ -69,6 +69,8 @@ def test_every_json_output_has_a_version_key_first(tmp_path):
         "consistent": _json("consistent", "0011=1,0", "--json"),
         "hint": _json("hint", "0011=1,0", "--json"),
         "table": _json("hint", "--pegs", 3, "--colors", 3, "--table", "--json"),
+        "html": _json("html", K33, "-o", tmp_path / "k.html", "--json"),
+        "bound": _json("bound", "--pegs", 3, "--colors", 3, "--worst", "-q", "-o", tmp_path / "b.json", "--json"),
     }
     for kind, doc in outputs.items():
         assert isinstance(doc, dict), kind

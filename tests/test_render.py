@@ -135,12 +135,14 @@ def test_overview_depth_2_has_root_and_first_level(tmp_path, cert, secrets):
     assert set(guesses) == {"n"} | {f"n/{k}" for k in branches}
     root = guesses["n"]
     assert texts(root)[:4] == list("0011") == list(cert["tree"]["guess"])
-    assert f"{len(secrets)} secrets" in texts(root)
+    # "n secrets, 1 found here" when the guess is one of them: the summaries beside count the others.
+    assert f"{len(secrets)} secrets, 1 found here" in texts(root)
     for key, child in branches.items():
         g = guesses[f"n/{key}"]
         _, here = reaching(cert, [key], secrets)
         assert texts(g)[:4] == list(child["guess"])
-        assert any(t.startswith(f"{len(here)} secret") for t in texts(g))
+        found = ", 1 found here" if child["guess"] in here and len(here) > 1 else ""
+        assert f"{len(here)} secret{'s' if len(here) > 1 else ''}{found}" in texts(g)
         assert tooltip(g).startswith(f"0011 -({key})-> {child['guess']}")
         assert f"{len(here)} candidate" in tooltip(g)
     # One summary per cut node, counting the secrets below it and the guesses they still need.
@@ -202,6 +204,8 @@ def test_secret_path_is_highlighted_beyond_the_depth(tmp_path, cert, secrets, se
     assert sorted("".join(texts(g)[:4]) for g in nodes) == sorted(guesses)
     last = max(nodes, key=lambda g: title(g).count("/"))
     assert "".join(texts(last)[:4]) == secret and texts(last)[4] == "1 secret"
+    assert texts(last)[5].strip() == f"found in {len(guesses)} guesses"  # the path's end is marked
+    assert not [g for g in nodes if g is not last and "found in" in " ".join(texts(g))]
     # Every highlighted node is drawn with the highlight colour, and no other guess is.
     path_names = {title(g) for g in nodes}
     for g in groups(svg, "guess"):
@@ -258,8 +262,12 @@ def test_at_draws_the_subtree(tmp_path, cert, secrets):
     assert set(guesses) == {"n"} | {f"n/{k}" for k in node["next"]}
     root = guesses["n"]
     assert "".join(texts(root)[:4]) == node["guess"]
-    assert f"{len(here)} secrets" in texts(root)
+    assert any(t.startswith(f"{len(here)} secrets") for t in texts(root))
     first = cert["tree"]["next"]["1,0"]["guess"]
+    # The title names the subtree in the tooltips' notation, and does not call it the whole tree.
+    label = graph_label(svg)
+    assert f"the subtree at 0011 -(1,0)-> {first} -(0,2)-> {node['guess']}: the first 2 of" in label
+    assert "whole tree" not in label
     assert tooltip(root).startswith(f"0011 -(1,0)-> {first} -(0,2)-> {node['guess']}")
 
 
@@ -332,3 +340,57 @@ def test_stats_plot_png_and_svg(tmp_path, cert):
 def test_stats_plot_bad_extension(tmp_path, capsys):
     assert run("stats", CERT, "--plot", tmp_path / "d.txt") == 2
     assert "cannot tell the chart format" in capsys.readouterr().err
+
+
+# -- polish from looking at the pictures (issue 15) ------------------------------------
+
+def test_overview_has_a_legend(tmp_path):
+    label = graph_label(render(tmp_path, "o.svg", "--depth", 2))
+    for words in ("black key peg", "white key peg", "no key peg", "replies not drawn"):
+        assert words in label
+    label = graph_label(render(tmp_path, "r.svg", "--layout", "twopi"))
+    assert "a guess: a disc split into its pegs' colours" in label
+
+
+def test_radial_replies_in_natural_order(tmp_path, cert):
+    dot = render(tmp_path, "r.dot", "--layout", "twopi").read_text()
+    # The order in which the root's edges are written is the order the layout places them in.
+    order = [line.split('"')[1][2:] for line in dot.splitlines()
+             if line.strip().startswith('n -> "n/') or line.strip().startswith('"n" -> "n/')]
+    assert order and order == list(cert["tree"]["next"])
+
+
+def test_depth_all_on_5x8_is_refused_with_the_reason(tmp_path, capsys):
+    big = CERT.parent / "knuth-5x8.json.gz"
+    out = tmp_path / "all.svg"
+    assert run("render", big, "--depth", "all", "-o", out) == 2
+    err = capsys.readouterr().err
+    assert "34752 guesses are too many for one picture" in err and "certify html" in err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("name", ["last-guess-4x6.json", "knuth-5x8.json.gz", "knuth-4x6.json"])
+def test_plot_labels_never_overlap_nor_say_zero_percent(name):
+    from certify import plot
+
+    report = verify.verify_file(str(CERT.parent / name))
+    assert report.valid
+    fig, labels = plot.figure(report)
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in labels]
+    assert len(boxes) == report.replayed["max_guesses"]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    axes = fig.axes[0].get_window_extent(renderer)
+    assert all(b.y1 <= axes.y1 + 1 for b in boxes)  # inside the plot, under the title
+    for count, t in zip((report.replayed["histogram"].get(str(k), 0)
+                         for k in range(1, report.replayed["max_guesses"] + 1)), labels):
+        assert t.get_text().split("\n")[0] == str(count)
+        assert not (count and "0.0%" in t.get_text())
+
+
+def test_percent_never_rounds_to_nothing():
+    from certify.plot import percent
+
+    assert percent(1, 32768) == "<0.1%" and percent(0, 5) == "0.0%"
+    assert percent(32767, 32768) == ">99.9%" and percent(5, 5) == "100.0%"
+    assert percent(533, 1296) == "41.1%"

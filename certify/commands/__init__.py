@@ -7,9 +7,9 @@ into messages and exit codes.
 
 from __future__ import annotations
 
-from . import building, checking, drawing, playing
+from . import bounding, building, checking, drawing, playing
 
 #: In the order they appear in ``certify --help``.
-FAMILIES = (building, checking, drawing, playing)
+FAMILIES = (building, checking, drawing, playing, bounding)
 
 __all__ = ["FAMILIES"]

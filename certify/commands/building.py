@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from .common import EXIT_OK, add_game_args, game_of, print_json
 
 
@@ -20,15 +22,20 @@ def cmd_build(args) -> int:
     strategy = cls(game, **kwargs)
     out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
     check_output(out)
+    if out == "-" and args.json:
+        from ..errors import CertifyError
+
+        raise CertifyError("--json and -o - both want standard output: choose one")
     with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
         cert = make_certificate(strategy, progress=bar.update)
     write(cert, out)
     if args.json:
         print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]}, "build")
-    else:
-        print(f"wrote {out}")
+    else:  # with -o -, standard output holds the certificate: the summary goes to stderr
+        to = sys.stderr if out == "-" else sys.stdout
+        print(f"wrote {'standard output' if out == '-' else out}", file=to)
         for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
-            print(line)
+            print(line, file=to)
     return EXIT_OK
 
 

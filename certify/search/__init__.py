@@ -1,0 +1,17 @@
+"""Exact search: lower-bound proofs (worst case, total guesses) and optimal strategies.
+
+Not a heuristic strategy: it decides what *every* strategy needs, by AND/OR search over
+candidate sets with symmetry and counting pruning, and writes the refutation as a
+lower-bound certificate (docs/lower-bound-format.md) for the independent checker.
+
+- :mod:`.space`: the game's full feedback matrix and the permutations of pegs and colours;
+- :mod:`.counting`: the counting bounds, exactly as the checker computes them;
+- :mod:`.symmetry`: which guesses are alike at a node (orbits, identical partitions);
+- :mod:`.worst`: "every strategy needs >= D guesses" and its proof;
+- :mod:`.total`: the exact optimum total (branch and bound), its strategy and its proof;
+- :mod:`.proof`: nodes, references and the certificate's bytes;
+- :mod:`.catalog`: the committed proofs under certificates/bounds/.
+
+Imports one way: this package uses the game and certificate writing; the core never
+imports it (only the ``certify bound`` command, lazily).
+"""

@@ -1,0 +1,49 @@
+"""Entry points of the exact search: the least worst case and the least total, with proofs."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Result:
+    proof: dict  # the lower-bound certificate
+    statement: str  # what it proves, in words
+    searched: int  # nodes searched
+    seconds: float
+    strategy: dict | None = None  # a strategy certificate that meets the bound (totals)
+
+
+def worst_case(game, progress: bool = False, say=lambda line: None) -> Result:
+    """The least worst case D of the game, proven: every strategy needs >= D (and the search
+    found a way to do with D, so D + 1 is not provable)."""
+    from .worst import WorstSearch
+
+    start = time.perf_counter()
+    search = WorstSearch(game, progress=progress)
+    every = search._every
+    d = search.count.worst(len(every))
+    say(f"counting: every strategy for {game} needs >= {d}")
+    while search.needs(every, d + 1):
+        d += 1
+        say(f"search: every strategy for {game} needs >= {d} ({search.nodes} nodes so far)")
+    proof = search.prove(d)
+    return Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret",
+                  search.nodes, time.perf_counter() - start)
+
+
+def total(game, max_guesses=None, progress: bool = False, say=lambda line: None) -> Result:
+    """The least total of guesses over all secrets (among strategies within ``max_guesses``),
+    with a strategy that reaches it and the proof that none does better."""
+    from .total import TotalSearch
+
+    start = time.perf_counter()
+    search = TotalSearch(game, max_guesses, progress=progress)
+    best = search.solve()
+    say(f"search: the least total for {game} is {best} ({search.nodes} nodes)")
+    proof = search.prove()
+    strategy = search.strategy_certificate()
+    limit = "" if max_guesses is None else f" within {max_guesses} guesses"
+    return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total",
+                  search.nodes, time.perf_counter() - start, strategy)

@@ -1,0 +1,100 @@
+"""Lower-bound certificates (docs/lower-bound-format.md): nodes, references, bytes.
+
+The writer hands out a :class:`Ref` per (candidate set, bound[, depth]) node; nodes are laid
+out at the end so that every reference points forward: bigger sets first, then (same set)
+the higher bound, then the order in which they were met. A child is a subset of its parent
+(a class of it) with a lower bound when it is the very same set, so the order is a
+topological one.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import orjson
+
+from .. import __version__
+
+FORMAT = "mastermind-lower-bound-certificate"
+VERSION = 1
+
+
+class Ref:
+    """A reference to a node, numbered when the document is laid out."""
+
+    __slots__ = ("index", "order")
+
+    def __init__(self, order) -> None:
+        self.order = order
+        self.index = None
+
+
+class ProofWriter:
+    def __init__(self, space, claims: dict) -> None:
+        self.space = space
+        self.claims = claims
+        self.refs: dict = {}  # key -> Ref
+        self.bodies: dict = {}  # key -> node dict
+        self.pending: deque = deque()
+        self._current = None
+
+    def key(self, cands, bound, depth=None):
+        return (cands.tobytes(), bound, depth)
+
+    def root(self, cands, bound, depth=None) -> Ref:
+        return self.ref(cands, bound, depth)
+
+    def ref(self, cands, bound: int, depth=None) -> Ref:
+        """The reference to node (cands, bound[, depth]), queued for filling if new."""
+        key = self.key(cands, bound, depth)
+        found = self.refs.get(key)
+        if found is None:
+            found = self.refs[key] = Ref((-len(cands), -bound, 0 if depth is None else depth,
+                                          len(self.refs)))
+            self.pending.append((key, cands, bound, depth))
+        return found
+
+    def next_pending(self):
+        key, cands, bound, depth = self.pending.popleft()
+        self._current = (key, bound)
+        return (cands, bound) if depth is None else (cands, bound, depth)
+
+    def fill(self, guesses: dict) -> None:
+        key, bound = self._current
+        # A node that counting settles whole has no entries: "guesses" is left out.
+        self.bodies[key] = {"bound": bound, "guesses": guesses} if guesses else {"bound": bound}
+
+    def perm_json(self, perm) -> dict:
+        pegs, colors = perm
+        return {"colors": list(colors), "pegs": list(pegs)}
+
+    @property
+    def node_count(self) -> int:
+        return len(self.bodies)
+
+    def document(self, comment: str | None = None) -> dict:
+        order = sorted(self.refs, key=lambda k: self.refs[k].order)
+        for i, key in enumerate(order):
+            self.refs[key].index = i
+        doc = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": self.space.game.to_json(),
+            "claims": self.claims,
+            "generator": {"name": "certify", "version": __version__},
+            "nodes": [self.bodies[key] for key in order],
+        }
+        if comment:
+            doc["comment"] = comment
+        return doc
+
+
+def _default(obj):
+    if isinstance(obj, Ref):
+        return obj.index
+    raise TypeError(type(obj).__name__)
+
+
+def dumps(doc: dict) -> bytes:
+    """Compact JSON with sorted keys: the same document always gives the same bytes."""
+    return orjson.dumps(doc, default=_default, option=orjson.OPT_SORT_KEYS) + b"\n"

@@ -1,0 +1,69 @@
+"""The search's view of a game: every feedback in one matrix, and permutations of codes.
+
+A permutation P = (pegs sigma, colours tau) maps the code x to y with y[sigma[i]] = tau[x[i]]
+(the proof format's convention); feedback(P x, P y) = feedback(x, y).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import CertifyError
+from ..game import Game
+
+#: The search keeps the whole (codes x codes) feedback matrix: 5040 codes are 25 MB.
+MAX_SEARCH_CODES = 10_000
+
+
+class Space:
+    """Feedback matrix (uint8, symmetric), digits and code values of one game."""
+
+    def __init__(self, game: Game) -> None:
+        game.check_size()
+        if game.size > MAX_SEARCH_CODES:
+            raise CertifyError(f"game {game} has {game.size} codes: the exact search handles at most "
+                               f"{MAX_SEARCH_CODES}")
+        self.game = game
+        self.n = game.size
+        self.pegs, self.colors = game.pegs, game.colors
+        every = np.arange(self.n, dtype=np.int64)
+        self.fb = np.ascontiguousarray(game.feedback(every, every).astype(np.uint8))
+        self.win = game.win
+        self.n_fb = game.n_feedbacks
+        self.digits = game.digits
+        self.values = game._values
+        self.keys = [f"{b},{w}" for b, w in (game.decode(f) for f in range(self.n_fb))]
+        self.texts = game.texts(every)
+
+    def index_of(self, digits: np.ndarray) -> np.ndarray:
+        """Code indices of rows of digits (every row a code of the game)."""
+        value = np.zeros(len(digits), dtype=np.int64)
+        for i in range(self.pegs):
+            value = value * self.colors + digits[:, i]
+        if self.game.repetition:
+            return value
+        return np.searchsorted(self.values, value)
+
+    def image(self, pegs, colors) -> np.ndarray:
+        """Index map of the permutation (pegs, colors) over every code."""
+        tau = np.asarray(colors, dtype=np.uint8)
+        moved = np.empty_like(self.digits)
+        moved[:, list(pegs)] = tau[self.digits]
+        return self.index_of(moved)
+
+
+def compose(q, p):
+    """The permutation 'p, then q' (each a (pegs, colors) pair of tuples)."""
+    (qs, qt), (ps, pt) = q, p
+    return tuple(qs[i] for i in ps), tuple(qt[a] for a in pt)
+
+
+def inverse(p):
+    s, t = p
+    si = [0] * len(s)
+    ti = [0] * len(t)
+    for i, j in enumerate(s):
+        si[j] = i
+    for a, b in enumerate(t):
+        ti[b] = a
+    return tuple(si), tuple(ti)

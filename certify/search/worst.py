@@ -1,0 +1,163 @@
+"""Worst case: decide "every strategy needs >= k guesses for some secret of S", with proof.
+
+needs(S, k) is an AND/OR search: for EVERY guess g (one per set of alike guesses, see
+:mod:`.symmetry`), SOME non-winning class C of g's split of S needs k - 1. Shortcuts:
+counting (|C| > N(k-2) settles the guess at once), k <= 2 (any set of 2 needs 2), k = 3
+(S needs 3 unless one code splits it into classes of at most one: a compiled scan), and
+|S| < k (playing the candidates one by one settles S within |S|). Results are memoised per
+(candidate set, k); a proven node remembers, for every representative guess, the class it
+chose (None when counting settled it), which is all :meth:`WorstSearch.proof` needs.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from .counting import Counting
+from .kernel import class_sizes, partition_hashes, perfect_split, same_partition
+from .proof import ProofWriter
+from .space import Space
+from .symmetry import Alike
+
+
+class WorstSearch:
+    """The search for one game; reuse it for several k (the memo stays valid)."""
+
+    def __init__(self, game, progress: bool = False) -> None:
+        self.game = game
+        self.space = Space(game)
+        self.count = Counting(game.pegs, game.colors, game.repetition)
+        self.alike = Alike(self.space)
+        self.memo: dict = {}
+        self.nodes = 0  # AND nodes searched (memo misses)
+        self.progress = progress
+        self._last = time.monotonic()
+        self._every = np.arange(self.space.n, dtype=np.int64)
+
+    # -- the search -------------------------------------------------------------
+
+    def needs(self, cands: np.ndarray, k: int) -> bool:
+        """Whether every strategy needs at least k guesses for some secret of ``cands``."""
+        n = len(cands)
+        if k <= 1:
+            return k <= 0 or n >= 1
+        if n < k:
+            return False
+        if n > self.count.N(k - 1):
+            return True
+        if k == 2:
+            return True
+        if k == 3:
+            return not perfect_split(self.space.fb, cands, self.space.n_fb, self.space.win)
+        key = (cands.tobytes(), k)
+        found = self.memo.get(key)
+        if found is not None:
+            return found is not False
+        self.nodes += 1
+        self._tick(n, k)
+        result = self._search(cands, k)
+        self.memo[key] = False if result is None else result
+        return result is not None
+
+    def _search(self, cands, k):
+        sp = self.space
+        guesses = self.representatives(cands)[0]
+        sizes = class_sizes(sp.fb, guesses, cands, sp.n_fb)
+        sizes[:, sp.win] = 0
+        biggest = sizes.max(axis=1)
+        limit = self.count.N(k - 2)  # a class above this needs k - 1 by counting
+        choices = {}
+        # The guesses most likely to settle S within k - 1 first: a failure ends the search.
+        for i in np.argsort(biggest, kind="stable"):
+            g = int(guesses[i])
+            if biggest[i] > limit:
+                choices[g] = None
+                continue
+            row = sp.fb[g]
+            labels = row[cands]
+            chosen = -1
+            for f in np.argsort(-sizes[i], kind="stable"):
+                if sizes[i, f] < k - 1:
+                    break
+                if self.needs(cands[labels == f], k - 1):
+                    chosen = int(f)
+                    break
+            if chosen < 0:
+                return None
+            choices[g] = chosen
+        return choices
+
+    def representatives(self, cands):
+        """(guesses to search, generators, orbit representatives, identical-split map).
+
+        Guesses: the orbit representatives, less those whose split equals an earlier one's;
+        ``same[x]`` names, for a representative x, the searched guess with x's very split."""
+        sp = self.space
+        gens = self.alike.generators(cands)
+        rep = self.alike.orbits(gens)
+        reps = np.flatnonzero(rep == self._every)
+        hashes = partition_hashes(sp.fb, reps, cands, sp.n_fb)
+        same = {}
+        first: dict[int, list] = {}
+        keep = []
+        for x, h in zip(reps.tolist(), hashes.tolist()):
+            for y in first.get(h, ()):
+                if same_partition(sp.fb, x, y, cands, sp.n_fb):
+                    same[x] = y
+                    break
+            else:
+                first.setdefault(h, []).append(x)
+                same[x] = x
+                keep.append(x)
+        return np.array(keep, dtype=np.int64), gens, rep, same
+
+    def _tick(self, n, k):
+        if self.progress and time.monotonic() - self._last > 2:
+            self._last = time.monotonic()
+            print(f"  worst case {self.game.slug}: {self.nodes} nodes searched, at |S| = {n}, k = {k}",
+                  file=sys.stderr, flush=True)
+
+    # -- the proof --------------------------------------------------------------
+
+    def prove(self, k: int) -> dict | None:
+        """The lower-bound certificate "every strategy needs >= k", or None when some
+        strategy does with k - 1."""
+        every = self._every
+        if not self.needs(every, k):
+            return None
+        writer = ProofWriter(self.space, {"worst_case": k})
+        writer.root(every, k)
+        while writer.pending:
+            cands, bound = writer.next_pending()
+            writer.fill(self._node_guesses(cands, bound, writer))
+        return writer.document()
+
+    def _node_guesses(self, cands, k, writer) -> dict:
+        """The "guesses" object of the proven node (cands, k): every code not settled by
+        counting gets its chosen class, or "same_as" its representative."""
+        sp = self.space
+        n = len(cands)
+        if k <= 2 or n > self.count.N(k - 1) or k == 3:
+            return {}  # counting settles every guess (k = 3: each split has a class of two)
+        choices = self.memo[(cands.tobytes(), k)]
+        guesses, gens, rep, same = self.representatives(cands)
+        sizes = class_sizes(sp.fb, self._every, cands, sp.n_fb)
+        sizes[:, sp.win] = 0
+        open_ = np.flatnonzero(sizes.max(axis=1) <= self.count.N(k - 2))
+        perms = self.alike.perms_to_rep(gens, rep, open_)
+        out = {}
+        for x in open_.tolist():
+            r = int(rep[x])
+            if r != x:
+                out[sp.texts[x]] = {"same_as": sp.texts[r], "perm": writer.perm_json(perms[x])}
+                continue
+            y = same[x]
+            f = choices[y]
+            row_y = sp.fb[y][cands]
+            child = cands[row_y == f]
+            fx = int(sp.fb[x][child[0]])  # x splits S as y does: the same class, x's feedback
+            out[sp.texts[x]] = {sp.keys[fx]: writer.ref(child, k - 1)}
+        return out

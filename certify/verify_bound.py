@@ -1,0 +1,657 @@
+"""Independent checker for Mastermind lower-bound certificates (format v1).
+
+Trusted core, like ``verify.py``: standard library only, and from the rest of ``certify`` only
+``verify.py`` (code enumeration, alphabet, file reading). It runs on its own::
+
+    python certify/verify_bound.py FILE... [--json]
+
+A certificate proves that every strategy needs at least D guesses for some secret, or at least
+T guesses in total (docs/lower-bound-format.md). Its nodes are checked in index order. A node's
+set of secrets is computed here, never read: the root's is every code, a child's is the class of
+a guess at an earlier node (through a permutation when one is given). At every node EVERY code
+of the game is tried as the next guess, and each must be refuted by counting or by the node's
+children. Exit status: 0 valid, 1 invalid, 2 unusable.
+
+Sets of codes are Python integers used as bit sets (bit k = the k-th code in code order), so a
+partition is a few AND operations. Feedback is computed on bit sets from its definition:
+black = #pegs with equal colours, black + white = sum over colours of min(count in guess,
+count in secret); tests compare it with ``verify.feedback`` on every pair of several games.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import math
+import re
+import sys
+import zlib
+
+try:
+    from . import verify
+except ImportError:  # run as a script: python certify/verify_bound.py
+    import verify
+
+FORMAT = "mastermind-lower-bound-certificate"
+VERSION = 1
+REPORT_VERSION = 1
+#: Largest input (bytes, also after gzip decompression).
+MAX_BYTES = 64 << 20
+#: Largest game (codes): every guess is enumerated at every node.
+MAX_CODES = 10_000
+#: Most nodes, and most guess entries plus references over all nodes.
+MAX_NODES = 1_000_000
+MAX_ENTRIES = 10_000_000
+MAX_INT_DIGITS = verify.MAX_INT_DIGITS
+MAX_META_DEPTH = verify.MAX_META_DEPTH
+EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+_KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
+_short, _what, _display = verify._short, verify._what, verify._display
+
+
+class Invalid(Exception):
+    """The certificate is wrong; the message says what and where."""
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+class _Dup(dict):
+    """A JSON object that had a repeated key."""
+
+    duplicate = ""
+
+
+def _pairs(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        d = _Dup(pairs)
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                d.duplicate = k
+                break
+            seen.add(k)
+    return d
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise ValueError(f"integer of {len(text.lstrip('-'))} digits (limit {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    x = float(text)
+    if not math.isfinite(x):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return x
+
+
+def _constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def parse(raw: bytes):
+    """The JSON document in ``raw`` (plain or gzip); raises Invalid."""
+    if len(raw) > MAX_BYTES:
+        raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as f:
+                raw = f.read(MAX_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as e:
+            raise Invalid(f"corrupt gzip data ({verify._one_line(e)})") from None
+        if len(raw) > MAX_BYTES:
+            raise Invalid(f"gzip data decompresses to more than {MAX_BYTES} bytes (the limit)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Invalid(f"not UTF-8 text (byte {e.start})") from None
+    if not text.strip():
+        raise Invalid("empty file")
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                          parse_constant=_constant)
+    except RecursionError:
+        raise Invalid("JSON nested too deeply") from None
+    except ValueError as e:
+        raise Invalid(f"not valid JSON: {verify._one_line(e)}") from None
+
+
+def _get(obj, key: str, kind, where: str):
+    """obj[key], which must exist and be of type ``kind`` (an object must have no repeated key)."""
+    if key not in obj:
+        raise Invalid(f"{where}: missing field {key!r}")
+    return _typed(obj[key], kind, f"{where}.{key}" if where else key)
+
+
+def _typed(value, kind, where: str):
+    ok = type(value) is kind or (kind is dict and type(value) is _Dup)
+    if not ok:
+        name = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean"}[kind]
+        raise Invalid(f"{where}: expected {name}, got {_what(value)}")
+    if type(value) is _Dup:
+        raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
+    return value
+
+
+def _only(obj: dict, allowed, where: str) -> None:
+    extra = [k for k in obj if k not in allowed]
+    if extra:
+        raise Invalid(f"{where}: unknown field {_short(extra[0])}")
+
+
+def _check_text(s: str, where: str) -> None:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Invalid(f"{where}: string {_short(s)} is not valid Unicode (lone surrogate)") from None
+
+
+def _scan_meta(value, where: str) -> None:
+    """Free metadata: no repeated key, no lone surrogate, at most MAX_META_DEPTH levels."""
+    stack = [(value, where, 2)]
+    while stack:
+        value, where, depth = stack.pop()
+        if type(value) is str:
+            _check_text(value, where)
+        elif type(value) in (dict, _Dup, list):
+            if depth > MAX_META_DEPTH:
+                raise Invalid(f"{where}: nested more than {MAX_META_DEPTH} levels deep")
+            if type(value) is _Dup:
+                raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
+            items = value.items() if type(value) is dict else enumerate(value)
+            for k, item in items:
+                if type(k) is str:
+                    _check_text(k, where)
+                stack.append((item, f"{where}[{_short(k)}]", depth + 1))
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+class Game:
+    """Codes, bit sets and counting bounds of one game."""
+
+    def __init__(self, pegs: int, colors: int, repetition: bool) -> None:
+        self.pegs, self.colors, self.repetition = pegs, colors, repetition
+        self.codes = verify.codes(pegs, colors, repetition)  # in code order
+        self.n = n = len(self.codes)
+        self.digits = [tuple(verify.ALPHABET.index(ch) for ch in code) for code in self.codes]
+        self.index = {d: k for k, d in enumerate(self.digits)}
+        self.by_text = {code: k for k, code in enumerate(self.codes)}
+        self.all = (1 << n) - 1
+        # at[i][c]: codes with colour c at peg i; least[c][k]: codes holding colour c at least k times.
+        self.at = [[0] * colors for _ in range(pegs)]
+        self.least = [[0] * (pegs + 1) for _ in range(colors)]
+        for k, d in enumerate(self.digits):
+            bit = 1 << k
+            for i, c in enumerate(d):
+                self.at[i][c] |= bit
+            for c in set(d):
+                for m in range(1, d.count(c) + 1):
+                    self.least[c][m] |= bit
+        # The non-winning feedbacks any guess can give (docs: "b").
+        low = 0 if repetition else max(0, 2 * pegs - colors)
+        self.feedbacks = [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b)
+                          if b + w >= low and (b, w) not in ((pegs - 1, 1), (pegs, 0))]
+        b = len(self.feedbacks)
+        # solved[k] = N(k): most secrets solvable within k guesses, up to the first k with N(k) >= n.
+        self.solved = [0]
+        while self.solved[-1] < n:
+            self.solved.append(1 + b * self.solved[-1])
+        # worst[s]: guesses needed for s secrets by counting; total[s]: least total by counting.
+        self.worst = [0] * (n + 1)
+        self.total = [0] * (n + 1)
+        k = 0
+        for s in range(1, n + 1):
+            while self.solved[k] < s:
+                k += 1
+            self.worst[s] = k
+        depth, room, placed, acc = 1, 1, 0, 0
+        for s in range(1, n + 1):
+            if placed == room:
+                depth, room, placed = depth + 1, room * b, 0
+            placed += 1
+            acc += depth
+            self.total[s] = acc
+        self._parts: dict[int, list] = {}
+
+    def fits(self, size: int, k: int) -> bool:
+        """Can ``size`` secrets be solved within k guesses, by counting (size <= N(k))?"""
+        return k >= 0 and (k >= len(self.solved) or size <= self.solved[k])
+
+    def partition(self, g: int) -> list:
+        """[(feedback, bit set of all codes giving it)] for guess g, win excluded, empty excluded."""
+        parts = self._parts.get(g)
+        if parts is None:
+            d = self.digits[g]
+            exact = [self.at[i][c] for i, c in enumerate(d)]
+            common = [self.least[c][m] for c in set(d) for m in range(1, d.count(c) + 1)]
+            black, shared = _exactly(exact, self.all), _exactly(common, self.all)
+            parts = []
+            for b in range(self.pegs + 1):
+                for w in range(self.pegs + 1 - b):
+                    members = black[b] & shared[b + w]
+                    if members and (b, w) != (self.pegs, 0):
+                        if (b, w) not in self.feedbacks:  # b would be too small: never trust it
+                            raise RuntimeError(f"feedback {b},{w} outside the counted ones")
+                        parts.append((f"{b},{w}", members))
+            self._parts[g] = parts
+        return parts
+
+    def image(self, perm, members: int) -> int:
+        """P(S) for a permutation (sigma, tau): code x goes to y with y[sigma[i]] = tau[x[i]]."""
+        sigma, tau = perm
+        out = []
+        while members:
+            low = members & -members
+            x = self.digits[low.bit_length() - 1]
+            y = [0] * self.pegs
+            for i, c in enumerate(x):
+                y[sigma[i]] = tau[c]
+            out.append(self.index[tuple(y)])
+            members ^= low
+        result = 0
+        for k in out:
+            result |= 1 << k
+        return result
+
+
+def _exactly(sets: list, full: int) -> list:
+    """[codes lying in exactly k of ``sets``, for k = 0..len(sets)] (bit-sliced counting)."""
+    count = [full]
+    for x in sets:
+        count = [count[0] & ~x] + [(count[k] & ~x) | (count[k - 1] & x)
+                                   for k in range(1, len(count))] + [count[-1] & x]
+    return count
+
+
+def _inverse(perm):
+    sigma, tau = perm
+    inv_s, inv_t = [0] * len(sigma), [0] * len(tau)
+    for i, j in enumerate(sigma):
+        inv_s[j] = i
+    for c, e in enumerate(tau):
+        inv_t[e] = c
+    return tuple(inv_s), tuple(inv_t)
+
+
+def _lowest(members: int) -> int:
+    return (members & -members).bit_length() - 1
+
+
+# -- the document -----------------------------------------------------------------------------
+
+def _header(doc):
+    """(game, claims) after checking every field outside the nodes."""
+    if type(doc) is not dict:
+        if type(doc) is _Dup:
+            raise Invalid(f"top level: duplicate key {_short(doc.duplicate)}")
+        raise Invalid(f"top level: expected object, got {_what(doc)}")
+    fmt = _get(doc, "format", str, "")
+    if fmt != FORMAT:
+        raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
+    if _get(doc, "version", int, "") != VERSION:
+        raise Invalid(f"version: this checker reads version {VERSION}, got {_short(doc['version'])}")
+    game = _get(doc, "game", dict, "")
+    _only(game, ("pegs", "colors", "repetition"), "game")
+    pegs, colors = _get(game, "pegs", int, "game"), _get(game, "colors", int, "game")
+    repetition = _get(game, "repetition", bool, "game")
+    if pegs < 1:
+        raise Invalid(f"game.pegs: must be >= 1, got {pegs}")
+    if not 2 <= colors <= len(verify.ALPHABET):
+        raise Invalid(f"game.colors: must be from 2 to {len(verify.ALPHABET)}, got {_short(colors)}")
+    if not repetition and pegs > colors:
+        raise Invalid(f"game: {_short(pegs)} pegs without repetition need at least as many colors, got {colors}")
+    size = verify._n_codes(min(pegs, 64), colors, repetition)
+    if pegs > 64 or size > MAX_CODES:
+        shown = "more than 10^19" if pegs > 64 else str(size)
+        raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
+    claims = _get(doc, "claims", dict, "")
+    _only(claims, ("worst_case", "total", "max_guesses"), "claims")
+    if ("worst_case" in claims) == ("total" in claims):
+        raise Invalid("claims: exactly one of 'worst_case' and 'total' is needed")
+    if "worst_case" in claims and "max_guesses" in claims:
+        raise Invalid("claims: 'max_guesses' goes only with 'total'")
+    for key, low in (("worst_case", 1), ("total", 0), ("max_guesses", 1)):
+        if key in claims and _get(claims, key, int, "claims") < low:
+            raise Invalid(f"claims.{key}: must be >= {low}, got {claims[key]}")
+    nodes = _get(doc, "nodes", list, "")
+    if not nodes:
+        raise Invalid("nodes: empty (the root is nodes[0])")
+    if len(nodes) > MAX_NODES:
+        raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
+    for key, value in doc.items():
+        if key not in ("format", "version", "game", "claims", "nodes"):
+            _check_text(key, "top level")
+            _scan_meta(value, verify._field("", key))
+    return Game(pegs, colors, repetition), dict(claims)
+
+
+def _perm(value, game: Game, where: str):
+    """A checked permutation as (sigma, tau) tuples."""
+    value = _typed(value, dict, where)
+    _only(value, ("pegs", "colors"), where)
+    out = []
+    for key, size in (("pegs", game.pegs), ("colors", game.colors)):
+        items = _get(value, key, list, where)
+        if (len(items) != size or any(type(x) is not int for x in items)
+                or sorted(items) != list(range(size))):
+            raise Invalid(f"{where}.{key}: not a permutation of 0..{size - 1}")
+        out.append(tuple(items))
+    return out[0], out[1]
+
+
+def _nodes(nodes: list, game: Game):
+    """Per node: (bound, {guess index: entry}); an entry is ("same", h, perm) or
+    ("children", [(key, j, perm or None)]). Shape only; the meaning is checked by _check."""
+    out, entries = [], 0
+    last = len(nodes) - 1
+    for i, node in enumerate(nodes):
+        where = f"node {i}"
+        node = _typed(node, dict, where)
+        _only(node, ("bound", "guesses"), where)
+        bound = _get(node, "bound", int, where)
+        if bound < 0:
+            raise Invalid(f"{where}.bound: must be >= 0, got {bound}")
+        guesses = {}
+        for text, entry in _typed(node.get("guesses", {}), dict, f"{where}.guesses").items():
+            g = game.by_text.get(text)
+            at = f"{where}: guess {_short(text)}"
+            if g is None:
+                raise Invalid(f"{at} is not a code of the game")
+            entry = _typed(entry, dict, at)
+            entries += 1 + len(entry)
+            if entries > MAX_ENTRIES:
+                raise Invalid(f"{where}: more than {MAX_ENTRIES} guess entries and references (the limit)")
+            if "same_as" in entry:
+                _only(entry, ("same_as", "perm"), at)
+                h = game.by_text.get(_get(entry, "same_as", str, at))
+                if h is None:
+                    raise Invalid(f"{at}.same_as: {_short(entry['same_as'])} is not a code of the game")
+                if "perm" not in entry:
+                    raise Invalid(f"{at}: missing field 'perm'")
+                guesses[g] = ("same", h, _perm(entry["perm"], game, f"{at}.perm"))
+                continue
+            if not entry:
+                raise Invalid(f"{at}: empty entry (omit the guess when counting refutes it)")
+            children = []
+            for key, ref in entry.items():
+                m = _KEY.fullmatch(key)
+                if not m:
+                    raise Invalid(f"{at}: malformed feedback key {_short(key)} (expected 'B,W')")
+                if (int(m[1]), int(m[2])) == (game.pegs, 0):
+                    raise Invalid(f"{at}: key {key!r} is the win, which has no child")
+                rat = f"{at}, class {key}"
+                perm = None
+                if type(ref) in (dict, _Dup):
+                    ref = _typed(ref, dict, rat)
+                    _only(ref, ("node", "perm"), rat)
+                    if "perm" not in ref:
+                        raise Invalid(f"{rat}: missing field 'perm' (write the node number alone)")
+                    perm = _perm(ref["perm"], game, f"{rat}.perm")
+                    j = _get(ref, "node", int, rat)
+                else:
+                    j = _typed(ref, int, rat)
+                if not i < j <= last:
+                    raise Invalid(f"{rat}: reference to node {j}: must point forward, to a node "
+                                  f"from {i + 1} to {last}")
+                children.append((key, j, perm))
+            guesses[g] = ("children", children)
+        out.append((bound, guesses))
+    return out
+
+
+# -- checking ---------------------------------------------------------------------------------
+
+class _Proof:
+    """The sets, origins and depths of the nodes met so far, and the checking of one node."""
+
+    def __init__(self, game: Game, claims: dict, nodes: list) -> None:
+        self.game, self.nodes = game, nodes
+        self.worst_case = "worst_case" in claims
+        self.max_guesses = claims.get("max_guesses")
+        self.sets = [None] * len(nodes)
+        self.sets[0] = game.all
+        self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
+        self.depth = [0] * len(nodes)
+        self.stats = {"nodes": len(nodes), "partitions": 0, "counting_nodes": 0}
+
+    def path(self, node: int) -> str:
+        steps = []
+        while node:
+            parent, g, key, permuted = self.origin[node]
+            steps.append(f"{self.game.codes[g]} -({key})->" + (" (permuted)" if permuted else ""))
+            node = parent
+        steps.reverse()
+        if len(steps) > 16:
+            steps[8:-4] = [f"[{len(steps) - 12} more steps]"]
+        return " ".join(steps) or "root"
+
+    def where(self, node: int) -> str:
+        return f"node {node} (bound {self.nodes[node][0]}) at {self.path(node)}"
+
+    def check(self) -> None:
+        for i in range(len(self.nodes)):
+            if self.sets[i] is None:
+                raise Invalid(f"node {i}: not referenced by any earlier node")
+            self.check_node(i)
+
+    def check_node(self, i: int) -> None:
+        game, (d, entries) = self.game, self.nodes[i]
+        S = self.sets[i]
+        size = S.bit_count()
+        left = None if self.max_guesses is None else self.max_guesses - self.depth[i]
+        if self.worst_case:
+            holds = d <= 1 or not game.fits(size, d - 1)
+        else:
+            holds = game.total[size] >= d or (left is not None and not game.fits(size, left))
+        if holds and not entries:
+            self.stats["counting_nodes"] += 1
+        # Every guess (only those with an entry when counting settles the node), same_as last.
+        for g in (sorted(entries) if holds else range(game.n)):
+            entry = entries.get(g)
+            if entry is not None and entry[0] == "same":
+                continue
+            refuted = self.guess(i, g, S, size, d, left, entry[1] if entry else ())
+            if not (holds or refuted is True):
+                raise Invalid(f"{self.where(i)}: guess {game.codes[g]} is not refuted: {refuted}")
+        invariant = {}  # permutation -> does it map S onto S?
+        for g, entry in sorted(entries.items()):
+            if entry[0] != "same":
+                continue
+            _, h, perm = entry
+            problem = None
+            if entries.get(h, ("",))[0] == "same":
+                problem = f"{game.codes[h]} has a same_as entry itself"
+            elif game.image(perm, 1 << g) != 1 << h:
+                moved = game.codes[_lowest(game.image(perm, 1 << g))]
+                problem = f"the permutation maps {game.codes[g]} to {moved}"
+            else:
+                if perm not in invariant:
+                    invariant[perm] = S == game.all or game.image(perm, S) == S
+                if not invariant[perm]:
+                    outside = game.codes[_lowest(game.image(perm, S) & ~S)]
+                    problem = (f"the permutation does not map the node's set onto itself "
+                               f"({outside} is in the image, not in the set)")
+            if problem:
+                raise Invalid(f"{self.where(i)}: guess {game.codes[g]} same_as {game.codes[h]}: {problem}")
+
+    def guess(self, i: int, g: int, S: int, size: int, d: int, left, children):
+        """True if guess g is refuted at node i, else the reason it is not. Checks g's children."""
+        game = self.game
+        self.stats["partitions"] += 1
+        classes = {key: S & members for key, members in game.partition(g)}
+        given = {}
+        for key, j, perm in children:
+            C = classes.get(key, 0)
+            if not C:
+                raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: no secret of the "
+                              "node gives this feedback (an empty class)")
+            self.reach(i, g, key, C, j, perm)
+            given[key] = self.nodes[j][0]
+        best, total = (0, None), size
+        for key, C in classes.items():
+            if not C:
+                continue
+            n = C.bit_count()
+            if left is not None and not game.fits(n, left - 1):
+                return True  # this class cannot be solved within the guesses left
+            count = game.worst[n] if self.worst_case else game.total[n]
+            value = max(count, given.get(key, 0))
+            best = max(best, (value, key))
+            total += value
+        if self.worst_case:
+            if d <= 1 or best[0] >= d - 1:
+                return True
+            if best == (0, None):
+                return f"it wins at once (the node's set is {{{game.codes[g]}}})"
+            value, key = best
+            C = classes[key]
+            via = f", node {dict((k, j) for k, j, _ in children)[key]}" if key in given else ""
+            return (f"its best non-winning class {key} ({C.bit_count()} secrets{via}) needs {value} "
+                    f"more guesses, the bound needs {d - 1}")
+        if total >= d:
+            return True
+        return f"it gives at least {total} guesses in total, below the bound {d}"
+
+    def reach(self, i: int, g: int, key: str, C: int, j: int, perm) -> None:
+        """Node j is referenced for class C (= S_j, or P(S_j)); the first reference defines S_j."""
+        game = self.game
+        T = C if perm is None else game.image(_inverse(perm), C)
+        if self.sets[j] is None:
+            self.sets[j], self.origin[j], self.depth[j] = T, (i, g, key, perm is not None), self.depth[i] + 1
+            return
+        if self.sets[j] != T:
+            diff = game.codes[_lowest(self.sets[j] ^ T)]
+            what = "the permuted class" if perm else "the class"
+            raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} does not "
+                          f"stand for {what} ({C.bit_count()} secrets): they differ on {diff}; node {j} "
+                          f"was first reached at {self.path(j)}")
+        if self.max_guesses is not None and self.depth[j] != self.depth[i] + 1:
+            raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} is reached at depth {self.depth[i] + 1} here and at depth "
+                          f"{self.depth[j]} at {self.path(j)} (with max_guesses a node has one depth)")
+
+
+# -- reports and command line -----------------------------------------------------------------
+
+class Report:
+    """Outcome of checking one file."""
+
+    def __init__(self, file: str) -> None:
+        self.file = _display(file)
+        self.status = EXIT_VALID
+        self.error: str | None = None
+        self.game: dict | None = None
+        self.claims: dict | None = None
+        self.secrets: int | None = None
+        self.checked: dict | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.status == EXIT_VALID
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "valid": self.valid,
+                "status": ("valid", "invalid", "unusable")[self.status], "exit_code": self.status,
+                "error": self.error, "game": self.game, "claims": self.claims, "secrets": self.secrets,
+                "checked": self.checked}
+
+    def statement(self) -> str:
+        """What a valid file proves, in words."""
+        g, c = self.game, self.claims
+        label = f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+        if "worst_case" in c:
+            return f"every strategy for {label} needs >= {c['worst_case']} guesses for some secret"
+        within = f" within {c['max_guesses']} guesses" if "max_guesses" in c else ""
+        return (f"every strategy for {label}{within} needs >= {c['total']} guesses in total "
+                f"(mean {c['total'] / self.secrets:.4f}) over the {self.secrets} secrets")
+
+    def line(self) -> str:
+        if self.valid:
+            return f"{self.file}: valid lower bound: {self.statement()}"
+        return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
+
+
+def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
+    """Check a certificate given as bytes (plain or gzipped JSON)."""
+    report = Report(file)
+    try:
+        doc = parse(raw)
+        del raw
+        game, claims = _header(doc)
+        nodes = _nodes(doc["nodes"], game)
+        del doc
+        claim = claims.get("worst_case", claims.get("total"))
+        if nodes[0][0] != claim:
+            raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
+        proof = _Proof(game, claims, nodes)
+        proof.check()
+        report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
+        report.claims, report.secrets, report.checked = claims, game.n, proof.stats
+    except Invalid as e:
+        report.status, report.error = EXIT_INVALID, str(e)
+    except MemoryError:
+        report.status, report.error = EXIT_UNUSABLE, "out of memory"
+    return report
+
+
+def check_file(path, on_wait=None) -> Report:
+    """Check a certificate file, read once; an unreadable file gives status 2."""
+    try:
+        raw = verify.read_input(path, on_wait)
+    except verify.Unreadable as e:
+        report = Report(path)
+        report.status, report.error = EXIT_UNUSABLE, f"cannot read file: {e}"
+        return report
+    except verify.Invalid as e:
+        report = Report(path)
+        report.status, report.error = EXIT_INVALID, str(e)
+        return report
+    return check_bytes(raw, path)
+
+
+def reports_json(reports) -> bytes:
+    doc = {"report_version": REPORT_VERSION, "tool": "certify.verify_bound",
+           "results": [r.to_json() for r in reports]}
+    return (json.dumps(doc, indent=2, ensure_ascii=True) + "\n").encode()
+
+
+def run(files, as_json=False, out=None, err=None) -> int:
+    """Check files, print one line each (or a JSON report); return the exit status."""
+    out, err = out or sys.stdout, err or sys.stderr
+    reports = [check_file(f, on_wait=lambda note: print(note, file=err, flush=True)) for f in files]
+    try:
+        if as_json:
+            out.write(reports_json(reports).decode())
+            out.flush()
+        else:
+            for r in reports:
+                print(r.line(), file=out if r.valid else err)
+    except BrokenPipeError:
+        pass
+    return max((r.status for r in reports), default=EXIT_VALID)
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
+            sys.exit(EXIT_UNUSABLE)
+
+    parser = Parser(prog="verify_bound", description="Check Mastermind lower-bound certificates.")
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        return run(args.files, args.json)
+    except KeyboardInterrupt:
+        print("verify_bound: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

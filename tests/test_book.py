@@ -1,0 +1,97 @@
+"""`certify render --book`: the whole tree on A4 pages, read back with pypdf."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from certify import verify
+from certify.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[1]
+CERT = ROOT / "certificates" / "knuth-4x6.json"
+A4_PT = (595.0, 842.0)
+
+
+def run(*args) -> int:
+    try:
+        return main([str(a) for a in args])
+    except SystemExit as e:
+        return e.code
+
+
+@pytest.fixture(scope="module")
+def cert():
+    return json.loads(CERT.read_text())
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory):
+    out = tmp_path_factory.mktemp("book") / "knuth-4x6.pdf"
+    assert run("render", CERT, "--book", "-o", out) == 0
+    return out
+
+
+def texts(path):
+    return [p.extract_text() for p in PdfReader(path).pages]
+
+
+def test_pages_are_a4_and_few_dozen(book, cert):
+    reader = PdfReader(book)
+    n = len(reader.pages)
+    inner = [k for k, c in cert["tree"]["next"].items() if "next" in c]
+    # Page 1, then at least a page per subtree that is more than one guess.
+    assert 1 + len(inner) <= n <= 60
+    for page in reader.pages:
+        w, h = float(page.mediabox.width), float(page.mediabox.height)
+        assert math.isclose(w, A4_PT[0], abs_tol=1.5) and math.isclose(h, A4_PT[1], abs_tol=1.5)
+    pages = texts(book)
+    for i, text in enumerate(pages, 1):
+        assert f"page {i} of {n}" in text
+
+
+def test_each_subtree_is_titled_with_its_path(book, cert):
+    pages = texts(book)
+    root = cert["tree"]
+    everyone = verify.codes(4, 6, True)
+    for key, child in root["next"].items():
+        title = f"{root['guess']} -({key})-> {child['guess']}"
+        holding = [t for t in pages[1:] if t.startswith(title) or f"\n{title}" in t or title in t]
+        if "next" not in child:
+            assert not holding  # a leaf is told on page 1 only
+            continue
+        assert holding, title
+        n = sum(1 for s in everyone if "%d,%d" % verify.feedback(root["guess"], s) == key)
+        assert f"{n} secrets reach {child['guess']}" in holding[0]
+    assert "How to read it" in pages[0] and "black key peg" in pages[0]
+
+
+def test_same_bytes_twice(book, tmp_path):
+    again = tmp_path / "again.pdf"
+    assert run("render", CERT, "--book", "-o", again) == 0
+    assert again.read_bytes() == book.read_bytes()
+    assert b"CreationDate" not in book.read_bytes()
+
+
+def test_subtree_book_and_bad_uses(tmp_path, cert, capsys):
+    out = tmp_path / "sub.pdf"
+    assert run("render", CERT, "--book", "--at", "1,1", "-o", out) == 0
+    pages = texts(out)
+    start = cert["tree"]["next"]["1,1"]
+    first = next(iter(start["next"]))
+    assert f"0011 -(1,1)-> {start['guess']} -({first})-> {start['next'][first]['guess']}" in "".join(pages[1:])
+    assert run("render", CERT, "--book", "-o", tmp_path / "x.svg") == 2
+    assert run("render", CERT, "--book", "--secret", "3132", "-o", tmp_path / "y.pdf") == 2
+    assert "do not apply" in capsys.readouterr().err
+
+
+def test_a_huge_book_is_refused_with_the_reason(tmp_path, capsys):
+    big = ROOT / "certificates" / "knuth-5x8.json.gz"
+    assert run("render", big, "--book", "-o", tmp_path / "big.pdf") == 2
+    err = capsys.readouterr().err
+    assert "A4 pages (limit" in err and "--at" in err
+    assert not (tmp_path / "big.pdf").exists()

@@ -1,0 +1,69 @@
+"""The committed lower-bound proofs: the manifest matches them and they rebuild byte for byte;
+the search package stays apart from the trusted core."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import orjson
+import pytest
+
+from certify.search import catalog
+
+ENTRIES = {entry[0]: entry for entry in catalog.CATALOG}
+PACKAGE = Path(catalog.__file__).resolve().parent.parent
+
+
+def test_files_and_catalogue_agree():
+    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name != catalog.MANIFEST}
+    assert on_disk == set(ENTRIES)
+
+
+def test_manifest_matches_files():
+    listed = orjson.loads((catalog.ROOT / catalog.MANIFEST).read_bytes())
+    assert listed == catalog.manifest(catalog.ROOT)
+    assert [e["claims"] for e in listed["proofs"]] == [entry[5] for entry in catalog.CATALOG]
+
+
+#: Rebuilt in the suite: the proofs that take a few seconds (Bulls and Cows takes a minute).
+QUICK = sorted(name for name, pegs, colors, *_ in catalog.CATALOG if colors**pegs <= 2401)
+
+
+@pytest.mark.parametrize("name", QUICK)
+def test_rebuild_is_byte_identical(name, tmp_path):
+    assert catalog.build_one(ENTRIES[name], tmp_path) == (catalog.ROOT / name).read_bytes()
+
+
+def _imports(path: Path) -> set[str]:
+    """Modules a file imports, relative ones resolved against the certify package."""
+    tree = ast.parse(path.read_text())
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = list(parts[:-1] if path.name != "__init__.py" else parts[:-1])
+            if node.level:
+                base = base[: len(base) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module
+            out.add(mod)
+            out.update(f"{mod}.{a.name}" for a in node.names)
+    return out
+
+
+def test_search_never_imports_the_checkers():
+    for path in (PACKAGE / "search").glob("*.py"):
+        bad = {m for m in _imports(path) if m.startswith("certify.verify")}
+        assert not bad, f"{path.name} imports {bad}"
+
+
+def test_only_the_bound_command_imports_the_search():
+    for path in PACKAGE.rglob("*.py"):
+        if "search" in path.relative_to(PACKAGE).parts or path.name == "bounding.py":
+            continue
+        bad = {m for m in _imports(path) if m.startswith("certify.search")}
+        assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"

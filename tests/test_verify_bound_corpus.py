@@ -1,0 +1,110 @@
+"""The lower-bound checker against its corpus: every file in tests/data/bounds/valid/ is accepted,
+every file in tests/data/bounds/invalid/ is rejected with the exit status and reason listed in
+expected.json; in-process, and as a standalone script in a subprocess (all files at once)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from certify import verify_bound
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "bounds"
+EXPECTED = json.loads((DATA / "expected.json").read_text())
+VALID = sorted((DATA / "valid").iterdir())
+INVALID = sorted((DATA / "invalid").iterdir())
+SCHEMA = json.loads((ROOT / "docs" / "lower-bound.schema.json").read_text())
+
+
+def _ids(paths):
+    return [p.name for p in paths]
+
+
+def _run(path: Path):
+    out, err = io.StringIO(), io.StringIO()
+    status = verify_bound.run([str(path)], out=out, err=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_corpus_is_exactly_what_the_generator_makes():
+    spec = importlib.util.spec_from_file_location("make_bound_corpus", DATA / "make_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    wanted = module.render(*module.corpus())
+    have = module.committed()
+    assert sorted(wanted) == sorted(have), "run: python tests/data/bounds/make_corpus.py"
+    stale = [k for k in wanted if wanted[k] != have[k]]
+    assert not stale, f"stale corpus files {stale}: run python tests/data/bounds/make_corpus.py"
+
+
+def test_every_invalid_file_has_an_expectation_and_the_corpus_is_broad():
+    assert sorted(p.name for p in INVALID) == sorted(EXPECTED)
+    assert len(VALID) >= 20 and len(INVALID) >= 70
+    # The proofs that carry the argument: children, permutations, same_as, max_guesses, no repetition.
+    texts = [p.read_bytes() for p in VALID if p.suffix == ".json"]
+    assert sum(b'"same_as"' in t for t in texts) >= 4
+    assert sum(b'"perm":{"colors"' in t and b'"node":' in t for t in texts) >= 3
+    assert sum(b'"max_guesses"' in t for t in texts) >= 3
+    assert sum(b'"repetition":false' in t for t in texts) >= 2
+
+
+@pytest.mark.parametrize("path", VALID, ids=_ids(VALID))
+def test_valid_file_is_accepted(path):
+    status, out, err = _run(path)
+    assert (status, err) == (0, "")
+    assert out.count("\n") == 1 and out.startswith(f"{path}: valid lower bound: every strategy for ")
+    report = verify_bound.check_file(str(path))
+    assert report.valid and report.checked["nodes"] >= 1
+    doc = json.loads(verify_bound.reports_json([report]))
+    assert doc["report_version"] == 1 and doc["results"][0]["exit_code"] == 0
+
+
+@pytest.mark.parametrize("path", [p for p in VALID if p.suffix == ".json"],
+                         ids=_ids([p for p in VALID if p.suffix == ".json"]))
+def test_valid_file_fits_the_schema(path):
+    jsonschema.validate(json.loads(path.read_bytes()), SCHEMA)
+
+
+@pytest.mark.parametrize("path", INVALID, ids=_ids(INVALID))
+def test_invalid_file_is_rejected_with_a_one_line_reason(path):
+    want = EXPECTED[path.name]
+    status, out, err = _run(path)
+    kind = {1: "invalid", 2: "unusable"}[want["exit"]]
+    assert status == want["exit"]
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith(f"{path}: {kind}: "), err
+    assert want["reason"] in err, err
+    assert "Traceback" not in err
+    doc = json.loads(verify_bound.reports_json([verify_bound.check_file(str(path))]))
+    assert doc["results"][0]["exit_code"] == want["exit"] and doc["results"][0]["valid"] is False
+
+
+def test_standalone_script_checks_the_whole_corpus_in_one_run(tmp_path):
+    script = ROOT / "certify" / "verify_bound.py"
+    proc = subprocess.run([sys.executable, str(script), "--json", *map(str, VALID + INVALID)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    results = {Path(r["file"]).name: r for r in json.loads(proc.stdout)["results"]}
+    for p in VALID:
+        assert results[p.name]["exit_code"] == 0, results[p.name]
+    for p in INVALID:
+        assert results[p.name]["exit_code"] == EXPECTED[p.name]["exit"]
+        assert EXPECTED[p.name]["reason"] in results[p.name]["error"]
+
+
+def test_unreadable_files_are_unusable(tmp_path):
+    status, out, err = _run(tmp_path / "missing.json")
+    assert status == 2 and err.startswith(f"{tmp_path / 'missing.json'}: unusable: cannot read file")
+    status, out, err = _run(tmp_path)
+    assert status == 2 and "Is a directory" in err
+    proc = subprocess.run([sys.executable, str(ROOT / "certify" / "verify_bound.py")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
