@@ -30,7 +30,7 @@ def cmd_build(args) -> int:
         cert = make_certificate(strategy, progress=bar.update)
     write(cert, out)
     if args.json:
-        print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]})
+        print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]}, "build")
     else:  # with -o -, standard output holds the certificate: the summary goes to stderr
         to = sys.stderr if out == "-" else sys.stdout
         print(f"wrote {'standard output' if out == '-' else out}", file=to)
