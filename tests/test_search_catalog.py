@@ -41,6 +41,17 @@ def test_rebuild_is_byte_identical(name, tmp_path):
         assert (tmp_path / strategy).read_bytes() == (catalog.ROOT.parent / strategy).read_bytes()
 
 
+@pytest.mark.parametrize("name", sorted(ENTRIES))  # Bulls and Cows takes the most (a minute or two)
+def test_checker_accepts_every_committed_proof(name):
+    from certify import verify_bound
+
+    _, pegs, colors, repetition, _, claim = ENTRIES[name]
+    report = verify_bound.check_file(str(catalog.ROOT / name))
+    assert report.valid, report.line()
+    assert report.game == {"pegs": pegs, "colors": colors, "repetition": repetition}
+    assert report.claims == claim
+
+
 def test_every_total_has_its_strategy_in_the_main_catalogue():
     from certify import catalog as main
 
@@ -49,6 +60,10 @@ def test_every_total_has_its_strategy_in_the_main_catalogue():
         if kind == "total":
             entry = listed[catalog.strategy_name(name)]
             assert entry[1:5] == (main.SEARCHED, pegs, colors, repetition)
+            claims = orjson.loads((catalog.ROOT.parent / entry[0]).read_bytes())["claims"]
+            # The strategy meets the proven bound (test_catalog verifies the strategy itself).
+            assert claims["total_guesses"] == claim["total"]
+            assert claims["max_guesses"] <= claim.get("max_guesses", claims["max_guesses"])
 
 
 def _imports(path: Path) -> set[str]:
