@@ -106,9 +106,9 @@ class Console:
         """A code as shown: its name, after a row of pegs in the pictures' colours on a terminal."""
         if not self.colour:
             return self.name(code)
-        from .render import PALETTE, _text_color
+        from .render import PALETTE, text_color
 
-        pegs = "".join(f"\x1b[{'30' if _text_color(PALETTE[k]) == 'black' else '97'};48;2;{_rgb(PALETTE[k])}m"
+        pegs = "".join(f"\x1b[{'30' if text_color(PALETTE[k]) == 'black' else '97'};48;2;{_rgb(PALETTE[k])}m"
                        f" {self.name(ch)} \x1b[0m" for k, ch in ((ALPHABET.index(ch), ch) for ch in code))
         return f"{pegs} {self.name(code)}"
 
