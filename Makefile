@@ -22,7 +22,7 @@ run: setup
 test: setup
 	$(PY) -m pytest -q
 
-setup: $(STAMP) dot browser
+setup: $(STAMP) dot
 
 # pip -qq: errors only (no notice of the editable install, nor of the machine's pip configuration).
 $(STAMP): pyproject.toml
@@ -32,9 +32,10 @@ $(STAMP): pyproject.toml
 	$(PY) -m certify.strategies.kernel  # compile the numba loop once (cached on disk)
 	@touch $(STAMP)
 
-# System packages (tools/system-packages.sh: Graphviz's dot, for `certify render` only): installed with
-# apt-get when we can (root and apt-get present); otherwise a note says how, and the set-up goes on.
-dot:
+# System packages (tools/system-packages.sh: Graphviz's dot for `certify render`, chromium and its
+# driver for the browser tests): installed with apt-get when we can (root and apt-get present);
+# otherwise a note says how, and the set-up goes on. `make browser` is the same step.
+dot browser:
 	@sh tools/system-packages.sh
 
 certificates: setup
@@ -63,11 +64,6 @@ pictures: setup
 clean:
 	rm -rf build .pytest_cache
 
-# A real browser for tests/test_html.py: Debian's chromium and its driver (apt-get, only as root
-# on a Debian-like system; otherwise the tests say what is missing).
-browser:
-	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "installing chromium and chromium-driver with apt-get"; \
-			apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; \
-		else echo "note: chromium/chromedriver missing and cannot apt-get them: tests/test_html.py will fail" >&2; fi; }
+# The exact search's lower-bound proofs (certificates/bounds/) and the optimal-total strategies.
+bounds: setup
+	$(PY) -m certify.search.catalog build

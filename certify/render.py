@@ -138,7 +138,7 @@ def _edge(g, parent: str, child: str, key: str, compact: bool, on_path: bool) ->
         kattrs.update(color=HIGHLIGHT, penwidth="2", **{"class": "key path"})
     g.node(knode, **kattrs)
     g.edge(parent, knode, arrowhead="none", **attrs)
-    g.edge(knode, child, **attrs)
+    g.edge(knode, child, weight="8", **attrs)  # key pegs level with their guess: the fan from the parent does not cross
 
 
 def _path_text(steps) -> str:

@@ -394,3 +394,21 @@ def test_percent_never_rounds_to_nothing():
     assert percent(1, 32768) == "<0.1%" and percent(0, 5) == "0.0%"
     assert percent(32767, 32768) == ">99.9%" and percent(5, 5) == "100.0%"
     assert percent(533, 1296) == "41.1%"
+
+
+def test_key_pegs_stand_level_with_their_guess(tmp_path, cert):
+    """Each reply's key pegs sit level with the guess they lead to, in the certificate's order, so
+    the fan of edges from a guess never crosses itself (laid out by dot, read from its json0)."""
+    dot = render(tmp_path, "k.dot", "--at", "1,0", "--depth", "3").read_text()
+    objects = json.loads(graphviz.Source(dot).pipe(format="json0"))["objects"]
+    pos = {o["name"]: tuple(map(float, o["pos"].split(","))) for o in objects if "pos" in o}
+    node = cert["tree"]["next"]["1,0"]
+    checked = 0
+    for name, here in [("n", node)] + [(f"n/{k}", c) for k, c in node["next"].items()]:
+        kids = list(here.get("next", {}))
+        ys = [pos[f"{name}/{k}|key"][1] for k in kids]
+        assert ys == sorted(ys, reverse=True)  # top to bottom in the certificate's order
+        for k in kids:
+            assert abs(pos[f"{name}/{k}|key"][1] - pos[f"{name}/{k}"][1]) < 1.0
+            checked += 1
+    assert checked > 50

@@ -1,12 +1,15 @@
 #!/bin/sh
-# System packages certify can use: none is needed to build, verify, play or run the tests.
+# System packages certify can use: none is needed to build, verify or play; the browser tests
+# need chromium and its driver.
 # `make setup` runs this script. For each program missing from the PATH it installs the package
 # with apt-get when it can (running as root, apt-get present), and otherwise says in one line
 # what is missing, what needs it and how to install it. It never fails the set-up.
 #
 # One package a line: PROGRAM  APT-PACKAGE  WHAT-NEEDS-IT  (add lines, keep the columns).
 PACKAGES='
-dot      graphviz   certify render (the pictures)
+dot           graphviz          certify render (the pictures)
+chromium      chromium          tests/test_html.py (the page in a real browser)
+chromedriver  chromium-driver   tests/test_html.py (selenium drives chromium through it)
 '
 
 echo "$PACKAGES" | while read -r program package needed_by; do

@@ -7,10 +7,60 @@ import sys
 from .common import EXIT_OK, load_verified, positive, print_json, verified
 
 
-def cmd_verify(args) -> int:
-    from .. import verify
+def _wait(note: str) -> None:
+    print(note, file=sys.stderr, flush=True)
 
-    return verify.run(args.files, args.max_guesses, args.json)
+
+def cmd_verify(args) -> int:
+    if args.optimal is not None:
+        return _optimal(args.files, args.optimal, args.json)
+    from ..optimality import check_any
+
+    results = [check_any(f, args.max_guesses, on_wait=_wait) for f in args.files]
+    if args.json:
+        print_json({"report_version": 1, "tool": "certify.verify",
+                    "results": [dict(r.to_json(), kind=kind) for kind, r in results]})
+    else:
+        for _, r in results:
+            print(r.line(), file=sys.stdout if r.valid else sys.stderr)
+    return max(r.status for _, r in results)
+
+
+def _checked(path: str, want: str):
+    """The report of a valid certificate of kind ``want`` (the file read once); else SystemExit
+    with the checker's status, or CertifyError for the wrong kind."""
+    from ..errors import CertifyError
+    from ..optimality import check_any
+    from ..text import shown
+
+    kind, report = check_any(path, on_wait=_wait)
+    if not report.valid:
+        print(report.line(), file=sys.stderr)
+        raise SystemExit(report.status)
+    if kind != want:
+        raise CertifyError(f"{shown(path)} is a {kind} certificate, not a {want} certificate")
+    return report
+
+
+def _optimal(files, bound_file: str, as_json: bool) -> int:
+    from ..errors import CertifyError
+    from ..optimality import compare
+
+    if len(files) != 1:
+        raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(files)} files")
+    from ..optimality import LOWER_BOUND, STRATEGY
+
+    strategy, bound = _checked(files[0], STRATEGY), _checked(bound_file, LOWER_BOUND)
+    result = compare(strategy, bound)
+    if as_json:
+        print_json({"report_version": 1, "tool": "certify.verify",
+                    "strategy": dict(strategy.to_json(), kind="strategy"),
+                    "bound": dict(bound.to_json(), kind="lower-bound"), "optimality": result})
+    else:
+        print(strategy.line())
+        print(bound.line())
+        print(result["text"])
+    return EXIT_OK if result["optimal"] else 1
 
 
 def cmd_stats(args) -> int:
@@ -24,6 +74,11 @@ def cmd_stats(args) -> int:
         plot_format(args.plot)  # a bad extension fails before the (slower) verification
         check_output(args.plot, inputs=[args.file])
     report = verified(args.file)
+    lower = None
+    if args.bound is not None:  # checked before anything is printed or drawn
+        from ..optimality import LOWER_BOUND, compare
+
+        lower = compare(report, _checked(args.bound, LOWER_BOUND))
     if args.plot:
         from ..plot import plot_distribution
 
@@ -31,11 +86,17 @@ def cmd_stats(args) -> int:
         print(f"wrote {args.plot}", file=sys.stderr)
     if args.json:
         stats = report.replayed
-        print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
-                    "verified": stats, "mean": stats["total_guesses"] / stats["secrets"],
-                    "bounds": bounds(report.strategy, report.game)}, "stats")
+        out = {"file": args.file, "game": report.game, "strategy": report.strategy,
+               "verified": stats, "mean": stats["total_guesses"] / stats["secrets"],
+               "bounds": bounds(report.strategy, report.game)}
+        if lower is not None:
+            out["lower_bound"] = lower
+        print_json(out, "stats")
     else:
         print(distribution_table(report.strategy, report.game, report.replayed))
+        if lower is not None:
+            print(f"proven lower bound ({lower['bound_file']}): {lower['statement']}")
+            print(f"this strategy: {lower['text']}")
     return EXIT_OK
 
 
@@ -96,15 +157,18 @@ def cmd_strategies(args) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("verify", help="independently verify certificates")
+    p = sub.add_parser("verify", help="independently verify certificates (strategies and lower bounds)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--max-guesses", type=positive, metavar="K", help="also require max guesses <= K")
     p.add_argument("--json", action="store_true", help="machine-readable report")
+    p.add_argument("--optimal", metavar="BOUND", help="with one strategy certificate: check the lower-bound "
+                   "certificate BOUND too and say whether they meet (exit 0 optimal, 1 gap)")
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("stats", help="distribution table of a verified certificate")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--plot", metavar="OUT", help="also draw the distribution as a bar chart (.png, .svg, .pdf)")
+    p.add_argument("--bound", metavar="BOUND", help="a lower-bound certificate: its proven bound is shown beside")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_stats)
 
