@@ -446,11 +446,15 @@ def auto(cert: dict, out, secret: str | None = None, games: int | None = None, s
     con = Console(None, out, colour, letters)
     name = shown(cert["strategy"]["name"], 80)
     codes = verify.codes(g["pegs"], g["colors"], g["repetition"])
+    if seed is None:  # drawn, then shown, so that any run can be replayed with --seed
+        seed = random.SystemRandom().randrange(1_000_000)
     rng = random.Random(seed)
     if games is None:
-        secret = con.read_code(secret, game) if secret is not None else rng.choice(codes)
+        given = secret is not None
+        secret = con.read_code(secret, game) if given else rng.choice(codes)
         rows = _tree_game(cert, secret)
-        con.say(f"{name} on {game_text(g)} plays against the secret {con.name(secret)}:")
+        drawn = "" if given else f" (drawn with --seed {seed})"
+        con.say(f"{name} on {game_text(g)} plays against the secret {con.name(secret)}{drawn}:")
         for n, (guess, (b, w)) in enumerate(rows, 1):
             con.say(f"  {n:>2}. {con.code(guess)}  {b},{w}{con.keys(b, w)}")
         con.say(f"found {con.name(secret)} in {_plural(len(rows), 'guess', 'guesses')}")
@@ -462,7 +466,7 @@ def auto(cert: dict, out, secret: str | None = None, games: int | None = None, s
         k = len(_tree_game(cert, rng.choice(codes)))
         counts[k] = counts.get(k, 0) + 1
     total = sum(k * v for k, v in counts.items())
-    con.say(f"{name} on {game_text(g)}: {_plural(games, 'random game')} (seed {seed})")
+    con.say(f"{name} on {game_text(g)}: {_plural(games, 'random game')} (--seed {seed})")
     con.say(f"{'guesses':>7}  {'games':>7}  {'%':>6}")
     for k in sorted(counts):
         con.say(f"{k:>7}  {counts[k]:>7}  {100 * counts[k] / games:>6.2f}")

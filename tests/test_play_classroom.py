@@ -193,6 +193,10 @@ def test_auto_random_games_table(knuth):
     assert sum(table.values()) == 300
     again = certify("play", "--auto", KNUTH, "--games", 300, "--seed", 5)
     assert again.stdout == run.stdout
+    # Without --seed, the seed drawn is shown, and replays the same games.
+    drawn = certify("play", "--auto", KNUTH, "--games", 50)
+    seed = re.search(r"\(--seed (\d+)\)", drawn.stdout).group(1)
+    assert certify("play", "--auto", KNUTH, "--games", 50, "--seed", seed).stdout == drawn.stdout
 
 
 @pytest.mark.parametrize("args,message", [
