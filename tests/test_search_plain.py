@@ -13,6 +13,7 @@ from functools import lru_cache
 import pytest
 
 from certify.game import Game
+from certify.search.total import TotalSearch
 from certify.search.worst import WorstSearch
 
 ALPHABET = "0123456789"
@@ -88,6 +89,37 @@ def test_worst_case_agrees_with_plain_search(pegs, colors, repetition):
     proof = search.prove(plain)
     assert proof["claims"] == {"worst_case": plain}
     assert search.prove(plain + 1) is None
+
+
+@pytest.mark.parametrize("pegs,colors,repetition", SMALL)
+def test_total_agrees_with_plain_search(pegs, colors, repetition):
+    worst, total, _ = plain_optima(pegs, colors, repetition)
+    search = TotalSearch(Game(pegs, colors, repetition))
+    assert search.solve() == total
+    cert = search.strategy_certificate()
+    assert cert["claims"]["total_guesses"] == total
+    assert search.prove()["claims"] == {"total": total}
+    # Within the least worst case, and within one guess less (impossible: no strategy).
+    _, _, within = plain_optima(pegs, colors, repetition, worst)
+    limited = TotalSearch(Game(pegs, colors, repetition), worst)
+    assert limited.solve() == within
+    assert limited.strategy_certificate()["claims"]["max_guesses"] <= worst
+    with pytest.raises(ValueError, match="no strategy solves"):
+        TotalSearch(Game(pegs, colors, repetition), worst - 1).solve()
+
+
+#: Goddard (2004), "Mastermind revisited", J. Combin. Math. Combin. Comput. 51: the least mean
+#: number of guesses r(n, k), as quoted (3 decimals) in S. Pokutta, "Mastermind - five
+#: questions do suffice" (blog, 2011). (pegs, colours): mean.
+GODDARD = {(2, 2): 2.0, (3, 2): 2.250, (2, 3): 2.333, (3, 3): 2.704, (4, 3): 3.037,
+           (2, 4): 2.813, (3, 4): 3.219, (4, 4): 3.535, (2, 5): 3.240, (3, 5): 3.608}
+
+
+@pytest.mark.parametrize("pegs,colors", sorted(GODDARD))
+def test_total_matches_goddard(pegs, colors):
+    game = Game(pegs, colors)
+    mean = TotalSearch(game).solve() / game.size
+    assert abs(mean - GODDARD[pegs, colors]) <= 0.0005 + 1e-12  # 45/16 = 2.8125 is quoted 2.813
 
 
 def test_plain_feedback_matches_the_published_examples():

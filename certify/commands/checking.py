@@ -92,11 +92,13 @@ def cmd_stats(args) -> int:
         plot_distribution(report, args.plot, inputs=[args.file])
         print(f"wrote {args.plot}", file=sys.stderr)
     if args.json:
+        stats = report.replayed
         out = {"file": args.file, "game": report.game, "strategy": report.strategy,
-               "verified": report.replayed, "bounds": bounds(report.strategy, report.game)}
+               "verified": stats, "mean": stats["total_guesses"] / stats["secrets"],
+               "bounds": bounds(report.strategy, report.game)}
         if lower is not None:
             out["lower_bound"] = lower
-        print_json(out)
+        print_json(out, "stats")
     else:
         print(distribution_table(report.strategy, report.game, report.replayed))
         if lower is not None:
@@ -111,7 +113,7 @@ def cmd_explain(args) -> int:
     _, cert = load_verified(args.file)
     lines, steps = explain_secret(cert, args.secret)
     if args.json:
-        print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps})
+        print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps}, "explain")
     else:
         print("\n".join(lines))
     return EXIT_OK
@@ -119,17 +121,31 @@ def cmd_explain(args) -> int:
 
 def cmd_compare(args) -> int:
     from .. import compare
+    from ..errors import CertifyError
 
+    if args.json and args.csv:
+        raise CertifyError("give either --json or --csv, not both")
+    if args.plot:
+        from ..files import check_output
+        from ..plot import plot_format
+
+        plot_format(args.plot)  # a bad extension fails before the (slower) verification
+        check_output(args.plot, inputs=args.files)
     valid, bad = compare.check(args.files)
     if bad:  # every number must be verified: no table with a file left out
         for report in bad:
             print(report.line(), file=sys.stderr)
         return max(r.status for r in bad)
-    rows = [compare.row(r) for r in valid]
+    rows = compare.sort([compare.row(r) for r in valid], args.sort)
+    if args.plot:
+        compare.plot(rows, args.plot, inputs=args.files)
+        print(f"wrote {args.plot}", file=sys.stderr)
     if args.json:
         print_json(compare.to_json(rows))
+    elif args.csv:
+        sys.stdout.write(compare.csv_text(rows))
     else:
-        print(compare.table(rows))
+        print(compare.table(rows, args.max_columns))
     return EXIT_OK
 
 
@@ -137,8 +153,8 @@ def cmd_strategies(args) -> int:
     from ..strategies import STRATEGIES
 
     if args.json:
-        print_json([{"id": k, "description": c.description, "reference": c.reference}
-                    for k, c in STRATEGIES.items()])
+        print_json({"strategies": [{"id": k, "description": c.description, "reference": c.reference}
+                                   for k, c in STRATEGIES.items()]}, "strategies")
         return EXIT_OK
     width = max(map(len, STRATEGIES))
     for key, cls in STRATEGIES.items():
@@ -172,6 +188,12 @@ def register(sub) -> None:
     p = sub.add_parser("compare", help="compare verified certificates side by side")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="machine-readable rows")
+    p.add_argument("--csv", action="store_true", help="rows as CSV, every column")
+    p.add_argument("--sort", choices=("file", "strategy", "mean", "max", "total"), default="file",
+                   help="row order (default: the files' order)")
+    p.add_argument("--max-columns", type=positive, default=8, metavar="K",
+                   help="text table: at most K 'found within k' columns (default 8)")
+    p.add_argument("--plot", metavar="OUT", help="also draw the cumulative curves (.png, .svg, .pdf)")
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("strategies", help="list the strategies")

@@ -17,7 +17,9 @@ import orjson
 ROOT = Path(__file__).resolve().parent.parent.parent / "certificates" / "bounds"
 MANIFEST = "index.json"
 
-#: (file name, pegs, colors, repetition, kind, options): kind "worst" proves the claim's D.
+#: (file name, pegs, colors, repetition, kind, claim): kind "worst" proves the claim's D; kind
+#: "total" proves the least total (within max_guesses if claimed) and writes the strategy that
+#: reaches it to certificates/optimal-<name>.
 CATALOG: list[tuple[str, int, int, bool, str, dict]] = [
     ("worst-case-3x3.json", 3, 3, True, "worst", {"worst_case": 4}),
     ("worst-case-4x4.json", 4, 4, True, "worst", {"worst_case": 4}),
@@ -26,29 +28,76 @@ CATALOG: list[tuple[str, int, int, bool, str, dict]] = [
     ("worst-case-4x6-norep.json", 4, 6, False, "worst", {"worst_case": 5}),
     ("worst-case-4x7.json.gz", 4, 7, True, "worst", {"worst_case": 6}),
     ("worst-case-4x10-norep.json.gz", 4, 10, False, "worst", {"worst_case": 7}),  # Bulls and Cows
+    # Least totals: Goddard (2004), Mastermind revisited, gives 2x2..2x5, 3x2..3x5, 4x3..4x5
+    # (as means); 4x6 without repetition is 1446 in the reference table.
+    ("total-2x2.json", 2, 2, True, "total", {"total": 8}),
+    ("total-2x3.json", 2, 3, True, "total", {"total": 21}),
+    ("total-2x4.json", 2, 4, True, "total", {"total": 45}),
+    ("total-2x5.json", 2, 5, True, "total", {"total": 81}),
+    ("total-2x6.json", 2, 6, True, "total", {"total": 132}),
+    ("total-2x7.json", 2, 7, True, "total", {"total": 198}),
+    ("total-2x8.json", 2, 8, True, "total", {"total": 284}),
+    ("total-3x2.json", 3, 2, True, "total", {"total": 18}),
+    ("total-3x3.json", 3, 3, True, "total", {"total": 73}),
+    ("total-3x4.json", 3, 4, True, "total", {"total": 206}),
+    ("total-3x5.json", 3, 5, True, "total", {"total": 451}),
+    ("total-4x3.json", 4, 3, True, "total", {"total": 246}),
+    ("total-4x4.json", 4, 4, True, "total", {"total": 905}),
+    ("total-4x5.json.gz", 4, 5, True, "total", {"total": 2463}),
+    ("total-3x4-norep.json", 3, 4, False, "total", {"total": 72}),
+    ("total-3x5-norep.json", 3, 5, False, "total", {"total": 196}),
+    ("total-3x6-norep.json", 3, 6, False, "total", {"total": 436}),
+    ("total-4x4-norep.json", 4, 4, False, "total", {"total": 86}),
+    ("total-4x5-norep.json", 4, 5, False, "total", {"total": 462}),
+    ("total-4x6-norep.json", 4, 6, False, "total", {"total": 1446}),
+    ("total-4x6.json.gz", 4, 6, True, "total", {"total": 5625}),  # Koyama and Lai 1993
+    # Where the unlimited optimum above uses more guesses than the least worst case: the same
+    # total within the least worst case.
+    ("total-2x5-max4.json", 2, 5, True, "total", {"max_guesses": 4, "total": 81}),
+    ("total-2x7-max5.json", 2, 7, True, "total", {"max_guesses": 5, "total": 198}),
+    ("total-4x4-max4.json", 4, 4, True, "total", {"max_guesses": 4, "total": 905}),
+    ("total-4x4-norep-max5.json", 4, 4, False, "total", {"max_guesses": 5, "total": 86}),
 ]
 
 __all__ = ["CATALOG", "build_one", "build_all", "manifest"]
 
 
-def build_one(entry, folder: Path = ROOT, progress: bool = False) -> bytes:
-    """Build one proof and write it under ``folder``; return the file's bytes."""
+def strategy_name(name: str) -> str:
+    """The strategy certificate paired with a total proof: total-3x3.json -> optimal-total-3x3.json."""
+    return "optimal-" + name.removesuffix(".gz")
+
+
+def build_one(entry, folder: Path = ROOT, progress: bool = False, strategies: Path | None = None) -> bytes:
+    """Build one proof and write it under ``folder`` (a total's strategy under ``strategies``,
+    by default certificates/); return the proof file's bytes."""
+    from ..certificate import dumps as strategy_bytes
     from ..files import write_output
     from ..game import Game
     from .proof import dumps
 
     name, pegs, colors, repetition, kind, claim = entry
     game = Game(pegs, colors, repetition)
+    strategy = None
     if kind == "worst":
         from .worst import WorstSearch
 
         doc = WorstSearch(game, progress=progress).prove(claim["worst_case"])
+    elif kind == "total":
+        from .total import TotalSearch
+
+        search = TotalSearch(game, claim.get("max_guesses"), progress=progress)
+        search.solve()
+        doc = search.prove()
+        strategy = search.strategy_certificate()
     else:  # pragma: no cover - guarded by the catalogue's own entries
         raise ValueError(f"unknown kind {kind!r}")
     if doc is None or doc["claims"] != claim:
-        raise AssertionError(f"{name}: the search does not prove {claim}")
+        found = None if doc is None else doc["claims"]
+        raise AssertionError(f"{name}: the search proves {found}, the catalogue says {claim}")
     path = folder / name
     write_output(path, dumps(doc))
+    if strategy is not None:
+        write_output((strategies or folder.parent) / strategy_name(name), strategy_bytes(strategy))
     return path.read_bytes()
 
 
@@ -81,6 +130,11 @@ def build_all(folder: Path = ROOT, names=None) -> None:
         data = build_one(entry, folder, progress=True)
         print(f"built {entry[0]}: {len(data)} bytes in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     write_output(folder / MANIFEST, orjson.dumps(manifest(folder), option=orjson.OPT_INDENT_2) + b"\n")
+    if folder == ROOT:  # the strategies of the totals are in the main catalogue's manifest
+        from .. import catalog as strategies
+
+        write_output(strategies.ROOT / strategies.MANIFEST,
+                     orjson.dumps(strategies.manifest(), option=orjson.OPT_INDENT_2) + b"\n")
 
 
 def main(argv=None) -> int:

@@ -18,14 +18,16 @@ def class_sizes(fb, guesses, cands, n_fb):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def partition_hashes(fb, guesses, cands, n_fb):  # pragma: no cover
+def partition_hashes(fb, guesses, cands, n_fb, win):  # pragma: no cover
     """A 64-bit hash per guess of its partition of the candidates as a set of classes
-    (labels renumbered by first appearance): equal partitions, equal hashes."""
+    (labels renumbered by first appearance, the win class labelled apart): equal
+    partitions, equal hashes."""
     out = np.empty(guesses.shape[0], dtype=np.uint64)
     label = np.full(n_fb, -1, dtype=np.int64)
     for i in range(guesses.shape[0]):
         row = fb[guesses[i]]
-        nxt = 0
+        label[win] = 0
+        nxt = 1
         h = np.uint64(1469598103934665603)
         for s in cands:
             f = row[s]
@@ -40,8 +42,9 @@ def partition_hashes(fb, guesses, cands, n_fb):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def same_partition(fb, a, b, cands, n_fb):  # pragma: no cover
-    """Whether guesses a and b split the candidates into the same classes."""
+def same_partition(fb, a, b, cands, n_fb, win):  # pragma: no cover
+    """Whether guesses a and b split the candidates into the same classes, the win class
+    (if any) being the same too."""
     ab = np.full(n_fb, -1, dtype=np.int64)
     ba = np.full(n_fb, -1, dtype=np.int64)
     ra = fb[a]
@@ -49,6 +52,8 @@ def same_partition(fb, a, b, cands, n_fb):  # pragma: no cover
     for s in cands:
         x = ra[s]
         y = rb[s]
+        if (x == win) != (y == win):
+            return False
         if ab[x] < 0 and ba[y] < 0:
             ab[x] = y
             ba[y] = x
@@ -75,3 +80,12 @@ def perfect_split(fb, cands, n_fb, win):  # pragma: no cover
         if ok:
             return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def same_partitions(fb, a, b, cands, n_fb, win):  # pragma: no cover
+    """same_partition for each pair (a[i], b[i])."""
+    out = np.empty(a.shape[0], dtype=np.bool_)
+    for i in range(a.shape[0]):
+        out[i] = same_partition(fb, a[i], b[i], cands, n_fb, win)
+    return out

@@ -1,10 +1,11 @@
 """Lower-bound certificates (docs/lower-bound-format.md): nodes, references, bytes.
 
 The writer hands out a :class:`Ref` per (candidate set, bound[, depth]) node; nodes are laid
-out at the end so that every reference points forward: bigger sets first, then (same set)
-the higher bound, then the order in which they were met. A child is a subset of its parent
-(a class of it) with a lower bound when it is the very same set, so the order is a
-topological one.
+out at the end so that every reference points forward: lower depth first (proofs with
+max_guesses, where a child is one guess deeper), then bigger sets, then (same set) the higher
+bound, then the order in which they were met. Elsewhere a child is a subset of its parent (a
+class of it), with a lower bound when it is the very same set, so the order is a topological
+one.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class ProofWriter:
         key = self.key(cands, bound, depth)
         found = self.refs.get(key)
         if found is None:
-            found = self.refs[key] = Ref((-len(cands), -bound, 0 if depth is None else depth,
+            found = self.refs[key] = Ref((0 if depth is None else depth, -len(cands), -bound,
                                           len(self.refs)))
             self.pending.append((key, cands, bound, depth))
         return found
@@ -58,6 +59,12 @@ class ProofWriter:
         key, cands, bound, depth = self.pending.popleft()
         self._current = (key, bound)
         return (cands, bound) if depth is None else (cands, bound, depth)
+
+    def next_pending_full(self):
+        """(cands, bound, depth) of the next node to fill."""
+        key, cands, bound, depth = self.pending.popleft()
+        self._current = (key, bound)
+        return cands, bound, depth
 
     def fill(self, guesses: dict) -> None:
         key, bound = self._current

@@ -21,6 +21,7 @@ import itertools
 
 import numpy as np
 
+from .kernel import partition_hashes, same_partitions
 from .space import Space, compose, inverse
 
 #: Colour maps tried per peg permutation before giving up on it.
@@ -41,6 +42,30 @@ class Alike:
             perm = (ident, tuple(tau))
             self.swaps.append((a, b, perm, space.image(*perm)))
         self.peg_perms = [tuple(s) for s in itertools.permutations(range(p))][1:]
+        self._every = np.arange(space.n)
+
+    def representatives(self, cands):
+        """(guesses to search, generators, orbit representatives, identical-split map).
+
+        Guesses: the orbit representatives (lowest code of each orbit), less those whose split
+        equals an earlier one's (the same classes, the win class the same too); ``same[x]``
+        names, for a representative x, the searched guess with x's very split (-1 elsewhere)."""
+        sp = self.space
+        gens = self.generators(cands)
+        rep = self.orbits(gens)
+        reps = np.flatnonzero(rep == self._every)
+        hashes = partition_hashes(sp.fb, reps, cands, sp.n_fb, sp.win)
+        # Guesses with equal hashes: the first (lowest) stands for the others once their splits
+        # are compared in full (a hash collision only keeps both).
+        _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+        leader = reps[first[inverse.reshape(-1)]]
+        dup = np.flatnonzero(leader != reps)
+        ok = same_partitions(sp.fb, reps[dup], leader[dup], cands, sp.n_fb, sp.win)
+        leader[dup[~ok]] = reps[dup[~ok]]
+        same = np.full(sp.n, -1, dtype=np.int64)
+        same[reps] = leader
+        keep = reps[leader == reps]
+        return keep.astype(np.int64), gens, rep, same
 
     def generators(self, cands: np.ndarray) -> list:
         """[(perm, index map)] generating part of the stabilizer of the set, with inverses."""

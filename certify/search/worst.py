@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from .counting import Counting
-from .kernel import class_sizes, partition_hashes, perfect_split, same_partition
+from .kernel import class_sizes, perfect_split
 from .proof import ProofWriter
 from .space import Space
 from .symmetry import Alike
@@ -91,28 +91,7 @@ class WorstSearch:
         return choices
 
     def representatives(self, cands):
-        """(guesses to search, generators, orbit representatives, identical-split map).
-
-        Guesses: the orbit representatives, less those whose split equals an earlier one's;
-        ``same[x]`` names, for a representative x, the searched guess with x's very split."""
-        sp = self.space
-        gens = self.alike.generators(cands)
-        rep = self.alike.orbits(gens)
-        reps = np.flatnonzero(rep == self._every)
-        hashes = partition_hashes(sp.fb, reps, cands, sp.n_fb)
-        same = {}
-        first: dict[int, list] = {}
-        keep = []
-        for x, h in zip(reps.tolist(), hashes.tolist()):
-            for y in first.get(h, ()):
-                if same_partition(sp.fb, x, y, cands, sp.n_fb):
-                    same[x] = y
-                    break
-            else:
-                first.setdefault(h, []).append(x)
-                same[x] = x
-                keep.append(x)
-        return np.array(keep, dtype=np.int64), gens, rep, same
+        return self.alike.representatives(cands)
 
     def _tick(self, n, k):
         if self.progress and time.monotonic() - self._last > 2:

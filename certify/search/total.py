@@ -1,0 +1,268 @@
+"""Total: the least sum of guesses over the secrets, by branch and bound, with proof.
+
+T(S, r) = min over guesses g of |S| + sum of T(C, r - 1) over g's non-winning classes C
+(r: guesses left, None when unlimited; T(S, 0) is infinite for S not empty). ``solve(S, r,
+beta)`` is fail-soft: it returns T exactly when T < beta, else a lower bound >= beta. Every
+bound it uses is one the checker can verify: counting (``Counting.total``, and |C| > N(r - 1)
+for a class that no strategy settles in time) or the bound of a sub-search it has recorded.
+For every representative guess (:mod:`.symmetry`) a searched node records the value it gave
+and which classes were above counting: the proof's entries. Every recorded value is at
+least the node's final bound (a guess cut off against an earlier, higher best is above the
+final best too), which is what the checker asks.
+
+A guess that does not split S at all (one class, S itself) is never better than the best;
+without a guess limit its proof refers to S itself with the bound less |S|, a copy of S's
+node ("chain" nodes, until counting suffices), since a node cannot refer to itself.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from ..errors import CertifyError
+from .counting import Counting
+from .kernel import class_sizes
+from .proof import ProofWriter
+from .space import Space
+from .symmetry import Alike
+
+#: The least total takes minutes on 4x6 (1296 codes, measured 5 min) and grows fast beyond.
+MAX_TOTAL_CODES = 1296
+#: The bound of a node no strategy can settle within its guesses left (every bound holds
+#: there, vacuously): far above any total of a game the search takes.
+INFEASIBLE = 10**9
+
+
+class Entry:
+    __slots__ = ("lb", "exact", "best", "record")
+
+    def __init__(self, lb, exact, best, record):
+        self.lb = lb  # proven lower bound (the value itself when exact)
+        self.exact = exact
+        self.best = best  # a guess that reaches lb (exact only)
+        self.record = record  # {representative guess: (value, {feedback: child bound})}
+
+
+class TotalSearch:
+    def __init__(self, game, max_guesses: int | None = None, progress: bool = False) -> None:
+        self.game = game
+        self.max_guesses = max_guesses
+        game.check_size()
+        if game.size > MAX_TOTAL_CODES:
+            raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
+                               f"{MAX_TOTAL_CODES} (4x6 takes minutes)")
+        self.space = Space(game)
+        self.count = Counting(game.pegs, game.colors, game.repetition)
+        self.alike = Alike(self.space)
+        self._every = np.arange(self.space.n, dtype=np.int64)
+        n = self.space.n
+        self.ctotal = np.array([self.count.total(k) for k in range(n + 1)], dtype=np.int64)
+        self.memo: dict = {}
+        self.nodes = 0
+        self.progress = progress
+        self._last = time.monotonic()
+        self.value = None
+
+    def representatives(self, cands):
+        return self.alike.representatives(cands)
+
+    # -- the search ------------------------------------------------------------------
+
+    def solve(self) -> int:
+        """The least total (raises when no strategy fits within max_guesses)."""
+        every = self._every
+        self.value = self._solve(every, self.max_guesses, INFEASIBLE)
+        if self.value >= INFEASIBLE:
+            raise CertifyError(f"no strategy solves {self.game} within {self.max_guesses} guesses")
+        return self.value
+
+    def _quick(self, n, r) -> int:
+        """Counting's bound for a class of n secrets with r guesses left."""
+        if n == 0:
+            return 0
+        if r is not None and n > self.count.N(r):
+            return INFEASIBLE
+        return int(self.ctotal[n])
+
+    def _solve(self, cands, r, beta) -> int:
+        n = len(cands)
+        if n == 0:
+            return 0
+        if r is not None and (r <= 0 or n > self.count.N(r)):
+            return INFEASIBLE
+        if n == 1:
+            return 1
+        base = int(self.ctotal[n])
+        if base >= beta:
+            return base
+        key = (cands.tobytes(), r)
+        entry = self.memo.get(key)
+        if entry is not None and (entry.exact or entry.lb >= beta):
+            return entry.lb
+        self.nodes += 1
+        self._tick(n)
+        lb, best, record = self._search(cands, r, beta)
+        lb = min(lb, INFEASIBLE)
+        exact = lb < beta
+        if entry is None or lb > entry.lb or exact:
+            self.memo[key] = Entry(lb, exact, best, record)
+        return lb
+
+    def _search(self, cands, r, beta):
+        sp = self.space
+        n = len(cands)
+        rc = None if r is None else r - 1
+        guesses = self.representatives(cands)[0]
+        sizes = class_sizes(sp.fb, guesses, cands, sp.n_fb)
+        sizes[:, sp.win] = 0
+        quick = n + self.ctotal[sizes].sum(axis=1)
+        if rc is not None:
+            quick[(sizes > self.count.N(rc)).any(axis=1)] = INFEASIBLE
+        useless = sizes.max(axis=1) == n
+        if rc is None:  # never better than the best: a proof of its own (see the module doc)
+            quick[useless] = INFEASIBLE
+        best, best_g, record = beta, None, {}
+        for i in np.argsort(quick, kind="stable").tolist():
+            g = int(guesses[i])
+            q = int(min(quick[i], INFEASIBLE))
+            if q >= best:
+                record[g] = (q, {})
+                continue
+            labels = sp.fb[g][cands]
+            acc, used = q, {}
+            for f in np.argsort(-sizes[i], kind="stable").tolist():
+                m = int(sizes[i, f])
+                if m < 2:  # one secret: 1 more guess, as counting says
+                    break
+                qc = int(self.ctotal[m])
+                v = self._solve(cands[labels == f], rc, best - (acc - qc))
+                if v > qc:
+                    used[f] = min(v, INFEASIBLE)
+                acc += v - qc
+                if acc >= best:
+                    break
+            record[g] = (min(acc, INFEASIBLE), used)
+            if acc < best:
+                best, best_g = acc, g
+        if best_g is not None:
+            return best, best_g, record
+        return min(v for v, _ in record.values()), None, record
+
+    def _tick(self, n):
+        if self.progress and time.monotonic() - self._last > 2:
+            self._last = time.monotonic()
+            print(f"  total {self.game.slug}: {self.nodes} nodes searched, at |S| = {n}",
+                  file=sys.stderr, flush=True)
+
+    # -- the proof ----------------------------------------------------------------------
+
+    def prove(self) -> dict:
+        """The lower-bound certificate of the least total found by :meth:`solve`."""
+        if self.value is None:
+            self.solve()
+        claims = {"total": self.value}
+        if self.max_guesses is not None:
+            claims["max_guesses"] = self.max_guesses
+        writer = ProofWriter(self.space, claims)
+        root_depth = None if self.max_guesses is None else 0
+        writer.root(self._every, self.value, root_depth)
+        while writer.pending:
+            cands, bound, depth = writer.next_pending_full()
+            writer.fill(self._node_guesses(cands, bound, depth, writer))
+        return writer.document()
+
+    def _node_guesses(self, cands, bound, depth, writer) -> dict:
+        sp = self.space
+        n = len(cands)
+        r = None if depth is None else self.max_guesses - depth
+        if self._quick(n, r) >= bound or (r is not None and r <= 0):
+            return {}  # counting settles the node whole
+        rc = None if r is None else r - 1
+        key = (cands.tobytes(), r)
+        entry = self.memo[key]
+        if entry.lb < bound:  # pragma: no cover - a reference never asks more than was proven
+            raise AssertionError("proof asked for more than the search proved")
+        _, gens, rep, same = self.representatives(cands)
+        sizes = class_sizes(sp.fb, self._every, cands, sp.n_fb)
+        sizes[:, sp.win] = 0
+        value = n + self.ctotal[sizes].sum(axis=1)
+        if rc is not None:
+            value[(sizes > self.count.N(rc)).any(axis=1)] = INFEASIBLE
+        open_ = np.flatnonzero(value < bound)
+        perms = self.alike.perms_to_rep(gens, rep, open_)
+        child_depth = None if depth is None else depth + 1
+        out = {}
+        for x in open_.tolist():
+            rx = int(rep[x])
+            if rx != x:
+                out[sp.texts[x]] = {"same_as": sp.texts[rx], "perm": writer.perm_json(perms[x])}
+                continue
+            row_x = sp.fb[x]
+            if rc is None and sizes[x].max() == n:  # x does not split S: S again, bound - n
+                f = int(row_x[cands[0]])
+                out[sp.texts[x]] = {sp.keys[f]: writer.ref(cands, bound - n, None)}
+                continue
+            y = same[x]
+            _, used = entry.record[y]
+            row_y = sp.fb[y][cands]
+            refs = {}
+            for f, v in used.items():
+                child = cands[row_y == f]
+                fx = int(row_x[child[0]])
+                refs[sp.keys[fx]] = writer.ref(child, self._bound_of(child, rc), child_depth)
+            out[sp.texts[x]] = refs
+        return out
+
+    def _bound_of(self, cands, r) -> int:
+        """The bound proven for (cands, r): the memo's (chain nodes excepted)."""
+        entry = self.memo.get((cands.tobytes(), r))
+        return entry.lb if entry is not None else self._quick(len(cands), r)
+
+    # -- the strategy ---------------------------------------------------------------------
+
+    def strategy_certificate(self) -> dict:
+        """A strategy certificate (docs/certificate-format.md) that reaches the least total."""
+        from ..certificate import make_certificate
+
+        if self.value is None:
+            self.solve()
+        cert = make_certificate(OptimalTotal(self))
+        if cert["claims"]["total_guesses"] != self.value:  # pragma: no cover - a search bug
+            raise AssertionError(f"the optimal strategy totals {cert['claims']['total_guesses']}, "
+                                 f"not {self.value}")
+        return cert
+
+
+def _strategy_base():
+    from ..strategies.base import Strategy
+
+    return Strategy
+
+
+class OptimalTotal(_strategy_base()):
+    """Plays the guesses the total search found best."""
+
+    id = "optimal-total"
+    description = "exact search: least total of guesses (branch and bound, certify.search.total)"
+    accepts_first = False
+
+    def __init__(self, search: TotalSearch) -> None:
+        super().__init__(search.game)
+        self.search = search
+        limit = search.max_guesses
+        self.reference = ("exact search; the matching lower-bound proof is a certify "
+                          "lower-bound certificate" + ("" if limit is None else f" (within {limit})"))
+
+    def params(self) -> dict:
+        limit = self.search.max_guesses
+        return {} if limit is None else {"max_guesses": limit}
+
+    def pick(self, candidates, history):
+        if len(candidates) == 1:
+            return int(candidates[0])
+        limit = self.search.max_guesses
+        r = None if limit is None else limit - len(history)
+        return self.search.memo[(np.ascontiguousarray(candidates, dtype=np.int64).tobytes(), r)].best

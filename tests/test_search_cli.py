@@ -1,0 +1,64 @@
+"""`certify bound`: the committed proofs come out of the command byte for byte; mistakes are
+one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BOUNDS = ROOT / "certificates" / "bounds"
+
+
+def certify(*args):
+    return subprocess.run([sys.executable, "-m", "certify", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_worst_case_proof_is_the_committed_one(tmp_path):
+    out = tmp_path / "w.json"
+    run = certify("bound", "--pegs", "3", "--colors", "3", "--worst", "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    assert "needs >= 4 guesses for some secret" in run.stdout
+    assert "counting: every strategy for 3x3 needs >= 3" in run.stderr  # progress on stderr
+    assert out.read_bytes() == (BOUNDS / "worst-case-3x3.json").read_bytes()
+
+
+def test_total_writes_proof_and_strategy(tmp_path):
+    out, strategy = tmp_path / "t.json", tmp_path / "s.json"
+    run = certify("bound", "--pegs", "4", "--colors", "4", "--no-repetition", "--total",
+                  "--max-guesses", "5", "-o", str(out), "--strategy-out", str(strategy), "--json", "-q")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    summary = json.loads(run.stdout)
+    assert summary["bound_version"] == 1
+    assert summary["claims"] == {"max_guesses": 5, "total": 86}
+    assert out.read_bytes() == (BOUNDS / "total-4x4-norep-max5.json").read_bytes()
+    assert strategy.read_bytes() == (ROOT / "certificates" / "optimal-total-4x4-norep-max5.json").read_bytes()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--worst", "--strategy-out", "x.json"], "--strategy-out goes with --total"),
+    (["--worst", "--max-guesses", "4"], "--max-guesses goes with --total"),
+    (["--total", "--max-guesses", "3"], "no strategy solves 3x3 within 3 guesses"),
+    (["--pegs", "4", "--colors", "7", "--total"], "the total search handles at most 1296"),
+    (["--pegs", "4", "--colors", "11", "--worst"], "the exact search handles at most 10000"),
+])
+def test_mistakes(args, message, tmp_path):
+    base = ["bound", "--pegs", "3", "--colors", "3", "-o", str(tmp_path / "o.json")]
+    run = certify(*base, *args)
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_needs_worst_or_total(tmp_path):
+    run = certify("bound", "-o", str(tmp_path / "o.json"))
+    assert run.returncode == 2
+    assert "one of the arguments --worst --total is required" in run.stderr
