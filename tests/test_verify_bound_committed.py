@@ -33,8 +33,11 @@ def test_every_committed_proof_is_accepted_with_its_manifest_claims():
     listed = {entry["file"]: entry for entry in INDEX["proofs"]}
     assert sorted(listed) == [p.name for p in PROOFS]
     assert {"worst-case-4x6.json", "worst-case-4x7.json.gz", "worst-case-4x10-norep.json.gz"} <= set(listed)
-    # one process of the standalone checker for all of them (Bulls and Cows takes most of the time)
-    proc = subprocess.run([sys.executable, str(ROOT / "certify" / "verify_bound.py"), "--json", *map(str, PROOFS)],
+    # One process of the standalone checker for all but the two biggest (Bulls and Cows, the 4x6
+    # least total: a minute or more each), which tests/test_search_catalog.py checks in-process.
+    files = [p for p in PROOFS if p.stat().st_size < 300_000]
+    assert len(PROOFS) - len(files) <= 2
+    proc = subprocess.run([sys.executable, str(ROOT / "certify" / "verify_bound.py"), "--json", *map(str, files)],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     for result in json.loads(proc.stdout)["results"]:
