@@ -125,3 +125,49 @@ def test_worst_case_proofs_are_met_by_a_committed_strategy(name):
 
 def test_every_worst_case_proof_is_paired():
     assert set(WORST_MET_BY) == {e[0] for e in catalog.CATALOG if e[4] == "worst"}
+
+
+def _published_optima() -> dict:
+    """{(pegs, colors, repetition, max_guesses or None): total} from the Optima table of the
+    vendored reference (tests/data/strategies.md), plus {"worst": {game: D}} from its worst-case line."""
+    import re
+
+    text = (Path(__file__).resolve().parent / "data" / "strategies.md").read_text()
+    out = {}
+    row = re.compile(r"^\| (\d+)x(\d+)( without repetition)?[^|,]*(?:, at most (\d+) guesses)? \| (\d+)[ |(]")
+    for line in text.splitlines():
+        m = row.match(line)
+        if m:
+            pegs, colors, norep, limit, total = m.groups()
+            out[int(pegs), int(colors), norep is None, int(limit) if limit else None] = int(total)
+    worst = re.search(r"Worst case \(fewest guesses that always suffice\): 4x6: (\d)\D+4x7: (\d)\D+"
+                      r"Bulls and Cows: (\d)", text)
+    out["worst"] = {(4, 6, True): int(worst[1]), (4, 7, True): int(worst[2]), (4, 10, False): int(worst[3])}
+    return out
+
+
+def test_committed_claims_match_the_published_optima():
+    published = _published_optima()
+    assert published[4, 6, True, None] == 5625 and published[4, 6, False, None] == 1446  # parsed
+    met = 0
+    for name, pegs, colors, repetition, kind, claim in catalog.CATALOG:
+        if kind == "worst" and (pegs, colors, repetition) in published["worst"]:
+            assert claim["worst_case"] == published["worst"][pegs, colors, repetition], name
+            met += 1
+        key = (pegs, colors, repetition, claim.get("max_guesses"))
+        if kind == "total" and key in published:
+            assert claim["total"] == published[key], name
+            met += 1
+    assert met >= 5  # 4x6, 4x7, Bulls and Cows worst cases; 4x6 and 4x6-norep totals
+
+
+def test_committed_totals_match_goddard():
+    from test_search_plain import GODDARD
+
+    means = {**GODDARD, (4, 5): 3.941}  # same table (its 4x5 is too slow for the plain tests)
+    met = 0
+    for name, pegs, colors, repetition, kind, claim in catalog.CATALOG:
+        if kind == "total" and repetition and "max_guesses" not in claim and (pegs, colors) in means:
+            assert abs(claim["total"] / colors**pegs - means[pegs, colors]) <= 0.0005 + 1e-12, name
+            met += 1
+    assert met == len(means)
