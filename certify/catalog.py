@@ -129,6 +129,25 @@ def verify_all(folder: Path = ROOT) -> int:
     return status
 
 
+def verify_bounds(folder: Path = ROOT / "bounds") -> int:
+    """Check every lower-bound proof listed in certificates/bounds/index.json with the independent
+    checker, and its claims and sha256 against the manifest; return an exit status. (The proofs
+    are built by ``python -m certify.search.catalog build``.)"""
+    from . import verify_bound
+
+    status = 0
+    for entry in orjson.loads((folder / MANIFEST).read_bytes())["proofs"]:
+        path = folder / entry["file"]
+        report = verify_bound.check_file(str(path))
+        print(report.line(), flush=True)
+        status = max(status, report.status)
+        if report.valid and (report.claims != entry["claims"]
+                             or hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]):
+            print(f"{path}: does not match its {MANIFEST} entry")
+            status = max(status, 1)
+    return status
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["build"]:
@@ -136,7 +155,9 @@ def main(argv=None) -> int:
         return 0
     if argv == ["verify"]:
         return verify_all()
-    print("usage: python -m certify.catalog build|verify", file=sys.stderr)
+    if argv == ["verify-bounds"]:
+        return verify_bounds()
+    print("usage: python -m certify.catalog build|verify|verify-bounds", file=sys.stderr)
     return 2
 
 
