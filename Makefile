@@ -15,26 +15,28 @@ run: setup
 		&& echo "build/knuth-4x6.json is byte-identical to certificates/knuth-4x6.json" \
 		|| echo "note: build/knuth-4x6.json differs from the committed certificates/knuth-4x6.json"
 	$(CERTIFY) stats build/knuth-4x6.json
-	$(CERTIFY) render build/knuth-4x6.json -o build/knuth-4x6-overview.svg
+	@if command -v dot >/dev/null 2>&1; then \
+		$(CERTIFY) render build/knuth-4x6.json -o build/knuth-4x6-overview.svg; \
+	else echo "(no Graphviz dot: the picture is left out; tools/system-packages.sh says how to install it)"; fi
 
 test: setup
 	$(PY) -m pytest -q
 
-setup: $(STAMP) dot browser
+setup: $(STAMP) dot
 
+# pip -qq: errors only (no notice of the editable install, nor of the machine's pip configuration).
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -qq --upgrade pip
+	$(PY) -m pip install -qq -e '.[test]'
 	$(PY) -m certify.strategies.kernel  # compile the numba loop once (cached on disk)
 	@touch $(STAMP)
 
-# Graphviz's `dot` program, for rendering (installed with apt-get when missing; we run as root).
-dot:
-	@command -v dot >/dev/null 2>&1 || { \
-		echo "installing graphviz (dot) with apt-get"; \
-		apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q graphviz >/dev/null; }
-	@command -v dot >/dev/null 2>&1 || { echo "error: graphviz 'dot' is still missing" >&2; exit 1; }
+# System packages (tools/system-packages.sh: Graphviz's dot for `certify render`, chromium and its
+# driver for the browser tests): installed with apt-get when we can (root and apt-get present);
+# otherwise a note says how, and the set-up goes on. `make browser` is the same step.
+dot browser:
+	@sh tools/system-packages.sh
 
 certificates: setup
 	$(PY) -m certify.catalog build
@@ -62,15 +64,6 @@ pictures: setup
 
 clean:
 	rm -rf build .pytest_cache
-
-# A real browser for tests/test_html.py: Debian's chromium and its driver (apt-get, only as root
-# on a Debian-like system; otherwise the tests say what is missing).
-browser:
-	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "installing chromium and chromium-driver with apt-get"; \
-			apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver >/dev/null; \
-		else echo "note: chromium/chromedriver missing and cannot apt-get them: tests/test_html.py will fail" >&2; fi; }
 
 # The exact search's lower-bound proofs (certificates/bounds/) and the optimal-total strategies.
 bounds: setup

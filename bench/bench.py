@@ -6,9 +6,11 @@ that very child). Side by side, bench/naive.py (the published algorithm written 
 straightforward way) plays a sample of secrets; its time scaled to all 1296 secrets gives
 the speed-up of our build. Results go to bench/results/latest.json and a table on stdout.
 
-    python bench/bench.py [--quick] [--runs N] [--out FILE]
+    python bench/bench.py [--quick] [--big] [--runs N] [--out FILE]
 
-``--quick`` skips 5 pegs x 8 colours and plays fewer secrets with the naive algorithm.
+``--quick`` skips 5 pegs x 8 colours and plays fewer secrets with the naive algorithm; ``--big``
+adds knuth 6x8 (minutes), in-process and on two Dask workers. The ``--workers`` rows include
+starting the local cluster, and check that the certificate has the in-process bytes.
 A script, not a test: the targets are printed beside the figures, never asserted.
 """
 
@@ -112,9 +114,24 @@ def naive(sample: int, cert_path: Path) -> dict:
     return result
 
 
+def bound_rows(runs: int) -> list[dict]:
+    """Checking every committed lower-bound proof (certificates/bounds/), each as a fresh process
+    of the standalone checker: the issue's target is under 60 s each on this 2-core machine."""
+    print("lower-bound proofs (python certify/verify_bound.py)", file=sys.stderr)
+    rows = []
+    for path in sorted((ROOT / "certificates" / "bounds").glob("*.json*")):
+        if path.name == "index.json":
+            continue
+        name = path.name.split(".json")[0]
+        rows.append(measure(f"check {name}", [sys.executable, str(ROOT / "certify" / "verify_bound.py"),
+                                              str(path)], runs, "< 60 s"))
+    return rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="skip 5x8; fewer naive secrets")
+    parser.add_argument("--big", action="store_true", help="also knuth 6x8, in-process and on 2 Dask workers")
     parser.add_argument("--runs", type=int, help="runs per measurement (default 5 small, 3 big)")
     parser.add_argument("--naive-secrets", type=int, help="secrets the naive algorithm plays")
     parser.add_argument("--out", default=str(HERE / "results" / "latest.json"))
@@ -158,6 +175,7 @@ def main(argv=None) -> int:
         print(f"  naive: {base['seconds']:.1f} s for {sample} secrets -> "
               f"{base['extrapolated_seconds']:.0f} s for 1296", file=sys.stderr)
 
+        rows.extend(bound_rows(1 if args.quick else big_runs))
         rows.extend(exact_rows(tmp, small_runs, args.quick))
 
         if not args.quick:
@@ -178,6 +196,28 @@ def main(argv=None) -> int:
                               big_runs, f"<= {2 * knuth58:.1f} s (2x knuth)")
                 row["vs_knuth"] = row["median_s"] / knuth58
                 rows.append(row)
+            # The same build on a local Dask cluster (issue 13): cluster start-up included.
+            for workers in (1, 2):
+                path = tmp / f"knuth-5x8-w{workers}.json.gz"
+                row = measure(f"build knuth 5x8 --workers {workers}",
+                              certify("build", "knuth", *game, "-q", "--workers", str(workers), "-o", str(path)),
+                              big_runs, "same bytes as in-process")
+                row["same_bytes"] = path.read_bytes() == k58.read_bytes()
+                row["ok"] = row["ok"] and row["same_bytes"]
+                row["vs_in_process"] = row["median_s"] / knuth58
+                rows.append(row)
+        if args.big:
+            print("6 pegs x 8 colours", file=sys.stderr)
+            game = ["--pegs", "6", "--colors", "8"]
+            paths = [tmp / "knuth-6x8.json.gz", tmp / "knuth-6x8-w2.json.gz"]
+            one = measure("build knuth 6x8", certify("build", "knuth", *game, "-q", "-o", str(paths[0])),
+                          1, "<= 120 s")
+            two = measure("build knuth 6x8 --workers 2",
+                          certify("build", "knuth", *game, "-q", "--workers", "2", "-o", str(paths[1])), 1)
+            two["same_bytes"] = paths[0].read_bytes() == paths[1].read_bytes()
+            two["ok"] = two["ok"] and two["same_bytes"]
+            two["vs_in_process"] = two["median_s"] / one["median_s"]
+            rows += [one, two]
 
     results = {
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
@@ -229,6 +269,7 @@ def table(results: dict) -> str:
              f"{'-' * 36} {'-' * 9} {'-' * 9}  {'-' * 24}"]
     for r in results["rows"]:
         note = r["target"] + (f" ({r['vs_knuth']:.2f}x knuth)" if "vs_knuth" in r else "")
+        note += f" ({r['vs_in_process']:.2f}x in-process)" if "vs_in_process" in r else ""
         flag = "" if r["ok"] else "  FAILED"
         lines.append(f"{r['label']:<36} {r['median_s']:8.2f}s {r['peak_mib']:9.0f}  {note}{flag}")
     n = results["naive"]

@@ -24,12 +24,15 @@ def make_parser() -> argparse.ArgumentParser:
     from . import __version__
     from .commands import FAMILIES
 
-    parser = _Parser(prog="certify", description="Mastermind strategies as machine-checked certificates.")
+    parser = _Parser(prog="certify", description="Mastermind strategies as machine-checked certificates.",
+                     epilog="'certify COMMAND --help' shows a command's options and examples.")
     parser.add_argument("--version", action="version", version=f"certify {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    sub.required = True
     for family in FAMILIES:
         family.register(sub)
+    from .commands.help import decorate
+
+    decorate(sub)
     return parser
 
 
@@ -69,6 +72,9 @@ def _main(argv=None) -> int:
 
     parser = make_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # bare `certify`: the help, not an error
+        parser.print_help()
+        return EXIT_OK
     try:
         return args.func(args)
     except CertifyError as e:

@@ -106,18 +106,31 @@ def plan(start: _Node):
     return sections
 
 
-def _draw_pegs(ax, patches, colors, x, y, code, radius=0.085, step=0.2, size=7):
+#: DejaVu Sans Mono's advance is 0.6021 em: at this size three characters span one peg step
+#: (0.2 in = 14.4 pt), so a guess's digits of one text colour are ONE text, spaces between them.
+_MONO_ADVANCE = 1233 / 2048
+_DIGIT_PT = 14.4 / (3 * _MONO_ADVANCE)
+
+
+def _draw_pegs(ax, patches, colors, x, y, code, radius=0.085):
+    """Pegs centred 0.2 in apart from ``x``, each with its digit; returns the x after them.
+    Text is the slow part of a PDF page, hence one text per digit colour instead of one per peg."""
     from matplotlib.patches import Circle
 
     from .render import PALETTE, text_color
 
+    by_ink: dict[str, list[str]] = {}
     for i, ch in enumerate(code):
         c = PALETTE[verify.ALPHABET.index(ch)]
-        patches.append(Circle((x + i * step, y), radius))
+        patches.append(Circle((x + i * 0.2, y), radius))
         colors.append(c)
-        ax.text(x + i * step, y, ch, ha="center", va="center_baseline", fontsize=size,
-                fontweight="bold", color=text_color(c))
-    return x + len(code) * step
+        line = by_ink.setdefault(text_color(c), [" "] * len(code))
+        line[i] = ch
+    start = x - _MONO_ADVANCE * _DIGIT_PT / 2 / 72  # the first character's centre on the first peg
+    for ink, chars in by_ink.items():
+        ax.text(start, y, "  ".join(chars), ha="left", va="center_baseline", fontsize=_DIGIT_PT,
+                family="DejaVu Sans Mono", fontweight="bold", color=ink)
+    return x + len(code) * 0.2
 
 
 def _draw_key(ax, patches, colors, x, y, key: str, pegs: int):
@@ -130,7 +143,7 @@ def _draw_key(ax, patches, colors, x, y, key: str, pegs: int):
     for i in range(b + w):
         patches.append(Circle((x + 0.045 + i * 0.11, y), 0.042))
         colors.append(BLACK if i < b else "white")
-    ax.text(x + pegs * 0.11 + 0.04, y, key, ha="left", va="center_baseline", fontsize=5.5, color="#888888")
+    ax.text(x + pegs * 0.11 + 0.04, y, key, ha="left", va="center_baseline", fontsize=6.5, color="#777777")
     return x + pegs * 0.11 + 0.32
 
 

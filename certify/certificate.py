@@ -21,14 +21,21 @@ if TYPE_CHECKING:  # the builder (numpy) is imported only when a certificate is 
 FORMAT = "mastermind-strategy-certificate"
 VERSION = 1
 
-__all__ = ["FORMAT", "VERSION", "make_certificate", "dumps", "write", "read"]
+__all__ = ["FORMAT", "VERSION", "make_certificate", "wrap", "dumps", "write", "read"]
 
 
 def make_certificate(strategy: Strategy, progress=None) -> dict:
     """Build the strategy's tree and wrap it in a v1 certificate."""
-    from .build import build_tree, claims_of
+    from .build import build_tree
 
     tree, histogram = build_tree(strategy, progress=progress)
+    return wrap(strategy, tree, histogram)
+
+
+def wrap(strategy: Strategy, tree: dict, histogram: dict[int, int]) -> dict:
+    """A v1 certificate around a built tree and its histogram {guesses: secrets}."""
+    from .build import claims_of
+
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -120,7 +120,7 @@ def page(report, cert: dict) -> tuple[str, dict]:
     css, js = _asset("tree.css"), _asset("tree.js")
     for name, text in (("tree.css", css), ("tree.js", js)):
         if "</" in text or "<!--" in text:  # would end the element early
-            raise AssertionError(f"certify/web/{name} must not contain '</' or '<!--'")
+            raise CertifyError(f"certify/web/{name} must not contain '</' or '<!--' (it would end its element)")
     csp = (f"default-src 'none'; script-src '{_digest(js)}'; style-src '{_digest(css)}'; "
            "img-src data:; base-uri 'none'; form-action 'none'")
     parts = {

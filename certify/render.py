@@ -42,6 +42,11 @@ _STEP = re.compile(r"\s*([0-9]{1,6})\s*,\s*([0-9]{1,6})\s*")  # ASCII, short eno
 __all__ = ["FORMATS", "LAYOUTS", "PALETTE", "output_format", "parse_at", "build_graph", "render"]
 
 
+#: How to get Graphviz, in one line (only `render` needs it).
+INSTALL_DOT = ("install Graphviz with 'sudo apt-get install graphviz', 'brew install graphviz' or "
+               "'conda install -c conda-forge graphviz' (or write -o FILE.dot, which needs no Graphviz)")
+
+
 def output_format(path) -> str:
     """The Graphviz format for an output path, from its extension."""
     from .files import format_from_extension
@@ -85,12 +90,16 @@ def _pegs_html(guess: str) -> str:
     return f"<TR>{cells}</TR>"
 
 
-def _guess_label(guess: str, count: int, here_too: bool, found: int | None = None) -> str:
+def _guess_label(guess: str, count: int, here_too: bool, found: int | None = None,
+                 candidate: bool = True) -> str:
     """Pegs, then "n secrets" and, when the guess is one of them and more follow, "1 found here"
-    (so the summaries beside it, which count the others, add up); ``found`` marks a path's end."""
+    (so the summaries beside it, which count the others, add up); ``found`` marks a path's end;
+    a guess that cannot be the secret (the classic surprise of minimax) says so."""
     noun = "secret" if count == 1 else "secrets"
     text = f"{count} {noun}" + (", 1 found here" if here_too and count > 1 else "")
     rows = f'<TR><TD><FONT POINT-SIZE="10">{text}</FONT></TD></TR>'
+    if not candidate:
+        rows += ('<TR><TD><FONT POINT-SIZE="9" COLOR="#8A1C5C"><I>not a candidate</I></FONT></TD></TR>')
     if found is not None:
         rows += (f'<TR><TD BGCOLOR="{HIGHLIGHT}" CELLPADDING="2"><FONT POINT-SIZE="10" COLOR="white">'
                  f'<B> found in {found} guess{"es" if found != 1 else ""} </B></FONT></TD></TR>')
@@ -129,7 +138,7 @@ def _edge(g, parent: str, child: str, key: str, compact: bool, on_path: bool) ->
         kattrs.update(color=HIGHLIGHT, penwidth="2", **{"class": "key path"})
     g.node(knode, **kattrs)
     g.edge(parent, knode, arrowhead="none", **attrs)
-    g.edge(knode, child, **attrs)
+    g.edge(knode, child, weight="8", **attrs)  # key pegs level with their guess: the fan from the parent does not cross
 
 
 def _path_text(steps) -> str:
@@ -318,7 +327,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         title += f"\nsecret {secret}: found in {needed} guess{'es' if needed > 1 else ''}"
     g = _new_graph(title, layout, compact, summaries=depth < height, path=secret is not None)
 
-    drawn = summaries = on_path = 0
+    drawn = summaries = on_path = not_candidates = 0
     # Stack entries: node, its name, the secrets reaching it, its level, steps from the root,
     # and whether the secret's path runs through it.
     stack = [(start, "n", reaching, 1, prefix, secret is not None)]
@@ -328,9 +337,13 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         drawn += 1
         where = _path_text(steps) + (" " if steps else "") + guess
         tip = f"{where}\n{len(here)} candidate{'s' if len(here) != 1 else ''} left"
-        if guess in here:
+        candidate = guess in here
+        if candidate:
             tip += f", {guess} itself among them"
-        attrs = {"tooltip": tip, "class": "guess"}
+        else:
+            tip += f"; {guess} is not a candidate (it cannot be the secret)"
+            not_candidates += 1
+        attrs = {"tooltip": tip, "class": "guess" if candidate else "guess not-candidate"}
         if compact:
             attrs["fillcolor"] = ":".join(f"{_color(ch)};{1 / pegs:.4f}" for ch in guess)
             if is_path and guess == secret:
@@ -340,10 +353,10 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
             attrs["width"] = f"{max(width, 0.25) if is_path else width:.2f}"
         else:
             end = needed if is_path and guess == secret else None
-            attrs["label"] = _guess_label(guess, len(here), guess in here, end)
+            attrs["label"] = _guess_label(guess, len(here), candidate, end, candidate)
         if is_path:
             on_path += 1
-            attrs.update(color=HIGHLIGHT, penwidth="3", **{"class": "guess path"})
+            attrs.update(color=HIGHLIGHT, penwidth="3", **{"class": attrs["class"] + " path"})
             if not compact:
                 attrs["fillcolor"] = "#FCE4F1"
         g.node(name, **attrs)
@@ -366,6 +379,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
 
     info = {"guess_nodes": drawn, "summary_nodes": summaries, "depth": depth, "height": height,
             "compact": compact, "path_nodes": on_path, "guesses_needed": needed,
+            "not_candidate_nodes": not_candidates,
             "start": start["guess"]}
     return g, info
 
@@ -405,7 +419,7 @@ def render(cert: dict, out, depth: int | None = None, secret: str | None = None,
         try:
             data = g.pipe(format=fmt, engine=layout, quiet=True)
         except graphviz.ExecutableNotFound:
-            raise CertifyError(f"Graphviz's {layout!r} program is not installed (run 'make dot')") from None
+            raise CertifyError(f"Graphviz's {layout!r} program is not installed: {INSTALL_DOT}") from None
         except graphviz.CalledProcessError as e:
             msg = (e.stderr or b"").decode(errors="replace").strip().splitlines()
             raise CertifyError(f"{layout} failed: {msg[0] if msg else e}") from None

@@ -21,10 +21,11 @@ def _mean(stats: dict) -> str:
 
 
 def summary_lines(name: str, game: dict, claims: dict) -> list[str]:
-    hist = ", ".join(f"{v}" for v in claims["histogram"].values())
+    # k:count pairs: zero counts are absent from the histogram, so bare counts would not line up.
+    hist = " ".join(f"{k}:{v}" for k, v in claims["histogram"].items())
     return [
         f"strategy {name} on {game_text(game)}: {claims['secrets']} secrets",
-        f"distribution (1..{claims['max_guesses']} guesses): {hist}",
+        f"distribution (guesses:secrets): {hist}",
         f"max {claims['max_guesses']}, total {claims['total_guesses']}, mean {_mean(claims)}",
     ]
 
@@ -82,11 +83,14 @@ def explain_secret(cert: dict, secret: str) -> tuple[list[str], list[dict]]:
         n += 1
         guess = node["guess"]
         b, w = verify.feedback(guess, secret)
+        candidate = guess in candidates  # before this answer: could the guess be the secret?
         candidates = [c for c in candidates if verify.feedback(guess, c) == (b, w)]
-        steps.append({"guess": guess, "black": b, "white": w, "candidates_left": len(candidates)})
+        steps.append({"guess": guess, "black": b, "white": w, "candidates_left": len(candidates),
+                      "candidate": candidate})
         if (b, w) == (pegs, 0):
             lines.append(f"{n:>3}. {guess}  {b},{w}  found {secret} in {n} guess{'es' if n > 1 else ''}")
             return lines, steps
         left = f"{len(candidates)} candidate{'s' if len(candidates) != 1 else ''} left"
-        lines.append(f"{n:>3}. {guess}  {b},{w}  {left}")
+        mark = "" if candidate else f"  ({guess} was not a candidate: it could not be the secret)"
+        lines.append(f"{n:>3}. {guess}  {b},{w}  {left}{mark}")
         node = node["next"][f"{b},{w}"]

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import json
 import math
+import operator
 import re
 import sys
+import time
 import zlib
 
 try:
@@ -43,11 +46,15 @@ MAX_CODES = 10_000
 #: Most nodes, and most guess entries plus references over all nodes.
 MAX_NODES = 1_000_000
 MAX_ENTRIES = 10_000_000
+#: Most (node, guess) pairs to examine: nodes x codes, refused before any work (about 1 us each).
+MAX_WORK = 1_000_000_000
 MAX_INT_DIGITS = verify.MAX_INT_DIGITS
 MAX_META_DEPTH = verify.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _short, _what, _display = verify._short, verify._what, verify._display
+_FLAG = bytes.maketrans(b"01", b"\0\1")  # text of bits -> bytes 0/1, and back
+_DIGIT = bytes.maketrans(b"\0\1", b"01")
 
 
 class Invalid(Exception):
@@ -178,8 +185,11 @@ class Game:
         self.codes = verify.codes(pegs, colors, repetition)  # in code order
         self.n = n = len(self.codes)
         self.digits = [tuple(verify.ALPHABET.index(ch) for ch in code) for code in self.codes]
-        self.index = {d: k for k, d in enumerate(self.digits)}
         self.by_text = {code: k for k, code in enumerate(self.codes)}
+        self.column = [[d[i] for d in self.digits] for i in range(pegs)]
+        self._largest = None
+        self.rank = {sum(c * colors ** (pegs - 1 - i) for i, c in enumerate(d)): k
+                     for k, d in enumerate(self.digits)}
         self.all = (1 << n) - 1
         # at[i][c]: codes with colour c at peg i; least[c][k]: codes holding colour c at least k times.
         self.at = [[0] * colors for _ in range(pegs)]
@@ -237,25 +247,42 @@ class Game:
                         if (b, w) not in self.feedbacks:  # b would be too small: never trust it
                             raise RuntimeError(f"feedback {b},{w} outside the counted ones")
                         parts.append((f"{b},{w}", members))
+            parts.sort(key=lambda part: -part[1].bit_count())  # largest first: counting stops early
             self._parts[g] = parts
         return parts
 
-    def image(self, perm, members: int) -> int:
-        """P(S) for a permutation (sigma, tau): code x goes to y with y[sigma[i]] = tau[x[i]]."""
+    def flags(self, S: int) -> bytes:
+        """S as n bytes, byte k being 1 if code k is in S, else 0."""
+        return format(S, f"0{self.n}b")[::-1].encode().translate(_FLAG)
+
+    def moved(self, perm, S: int):
+        """The indices P(x) for the codes x of S, P = (sigma, tau): code x goes to the code y
+        with y[sigma[i]] = tau[x[i]]. Computed through positional numbers (digit i of y, of
+        weight colors^(pegs-1-sigma[i]), is tau[x[i]]) with iterators only, for speed."""
         sigma, tau = perm
-        out = []
-        while members:
-            low = members & -members
-            x = self.digits[low.bit_length() - 1]
-            y = [0] * self.pegs
-            for i, c in enumerate(x):
-                y[sigma[i]] = tau[c]
-            out.append(self.index[tuple(y)])
-            members ^= low
-        result = 0
-        for k in out:
-            result |= 1 << k
-        return result
+        flags, total = self.flags(S), None
+        for i in range(self.pegs):
+            weight = [tau[c] * self.colors ** (self.pegs - 1 - sigma[i]) for c in range(self.colors)]
+            part = map(weight.__getitem__, itertools.compress(self.column[i], flags))
+            total = part if total is None else map(operator.add, total, part)
+        return map(self.rank.__getitem__, total)
+
+    def image(self, perm, S: int) -> int:
+        """P(S)."""
+        flags = bytearray(self.n)
+        for k in self.moved(perm, S):
+            flags[k] = 1
+        return int(flags[::-1].translate(_DIGIT), 2)
+
+    def invariant(self, perm, S: int) -> bool:
+        """P(S) = S? (P is a bijection, so P(S) within S is enough.)"""
+        return S == self.all or all(map(self.flags(S).__getitem__, self.moved(perm, S)))
+
+    def largest(self) -> list:
+        """For every guess, the bit set of its largest class in the whole game."""
+        if self._largest is None:
+            self._largest = [self.partition(g)[0][1] if self.partition(g) else 0 for g in range(self.n)]
+        return self._largest
 
 
 def _exactly(sets: list, full: int) -> list:
@@ -305,7 +332,7 @@ def _header(doc):
     if not repetition and pegs > colors:
         raise Invalid(f"game: {_short(pegs)} pegs without repetition need at least as many colors, got {colors}")
     size = verify._n_codes(min(pegs, 64), colors, repetition)
-    if pegs > 64 or size > MAX_CODES:
+    if pegs > 64 or size > MAX_CODES:  # (past 64 pegs the size is not worth computing)
         shown = "more than 10^19" if pegs > 64 else str(size)
         raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
     claims = _get(doc, "claims", dict, "")
@@ -322,6 +349,10 @@ def _header(doc):
         raise Invalid("nodes: empty (the root is nodes[0])")
     if len(nodes) > MAX_NODES:
         raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
+    codes = verify._n_codes(pegs, colors, repetition)
+    if len(nodes) * codes > MAX_WORK:
+        raise Invalid(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {MAX_WORK} "
+                      "the checker examines (the limit)")
     for key, value in doc.items():
         if key not in ("format", "version", "game", "claims", "nodes"):
             _check_text(key, "top level")
@@ -400,6 +431,7 @@ def _nodes(nodes: list, game: Game):
                 children.append((key, j, perm))
             guesses[g] = ("children", children)
         out.append((bound, guesses))
+        nodes[i] = None  # the parsed JSON of the node is no longer needed: memory peaks lower
     return out
 
 
@@ -416,7 +448,7 @@ class _Proof:
         self.sets[0] = game.all
         self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
         self.depth = [0] * len(nodes)
-        self.stats = {"nodes": len(nodes), "partitions": 0, "counting_nodes": 0}
+        self.stats = {"nodes": len(nodes), "guesses": 0, "counting_nodes": 0}
 
     def path(self, node: int) -> str:
         steps = []
@@ -432,11 +464,20 @@ class _Proof:
     def where(self, node: int) -> str:
         return f"node {node} (bound {self.nodes[node][0]}) at {self.path(node)}"
 
-    def check(self) -> None:
-        for i in range(len(self.nodes)):
-            if self.sets[i] is None:
-                raise Invalid(f"node {i}: not referenced by any earlier node")
-            self.check_node(i)
+    def check(self, progress=None) -> None:
+        """Every node in index order; ``progress(done, total)`` is called about once a second."""
+        next_time, total, shown = time.monotonic() + 1, len(self.nodes), False
+        try:
+            for i in range(total):
+                if self.sets[i] is None:
+                    raise Invalid(f"node {i}: not referenced by any earlier node")
+                self.check_node(i)
+                if progress is not None and time.monotonic() > next_time:
+                    progress(i + 1, total)
+                    next_time, shown = time.monotonic() + 1, True
+        finally:
+            if shown:
+                progress(None, total)  # ends the progress line
 
     def check_node(self, i: int) -> None:
         game, (d, entries) = self.game, self.nodes[i]
@@ -450,8 +491,21 @@ class _Proof:
         if holds and not entries:
             self.stats["counting_nodes"] += 1
         # Every guess (only those with an entry when counting settles the node), same_as last.
-        for g in (sorted(entries) if holds else range(game.n)):
+        # A guess without entry is first tried by counting alone, inline (the hot loop).
+        counted = self.counting(S, size, d, left)
+        self.stats["guesses"] += len(entries) if holds else game.n
+        if holds:
+            todo = sorted(entries)
+        elif self.worst_case:  # most guesses are refuted by their largest class: sieve them at once
+            most = game.solved[d - 2] if d - 2 < len(game.solved) else game.n
+            todo = sorted({g for g, members in enumerate(game.largest())
+                           if (S & members).bit_count() <= most}.union(entries))
+        else:
+            todo = range(game.n)
+        for g in todo:
             entry = entries.get(g)
+            if entry is None and counted(g):
+                continue
             if entry is not None and entry[0] == "same":
                 continue
             refuted = self.guess(i, g, S, size, d, left, entry[1] if entry else ())
@@ -465,12 +519,12 @@ class _Proof:
             problem = None
             if entries.get(h, ("",))[0] == "same":
                 problem = f"{game.codes[h]} has a same_as entry itself"
-            elif game.image(perm, 1 << g) != 1 << h:
-                moved = game.codes[_lowest(game.image(perm, 1 << g))]
+            elif next(game.moved(perm, 1 << g)) != h:
+                moved = game.codes[next(game.moved(perm, 1 << g))]
                 problem = f"the permutation maps {game.codes[g]} to {moved}"
             else:
                 if perm not in invariant:
-                    invariant[perm] = S == game.all or game.image(perm, S) == S
+                    invariant[perm] = game.invariant(perm, S)
                 if not invariant[perm]:
                     outside = game.codes[_lowest(game.image(perm, S) & ~S)]
                     problem = (f"the permutation does not map the node's set onto itself "
@@ -478,10 +532,37 @@ class _Proof:
             if problem:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} same_as {game.codes[h]}: {problem}")
 
+    def counting(self, S: int, size: int, d: int, left):
+        """A test "is guess g refuted by counting alone?" for this node (never a wrong True: when
+        it says False, guess() decides)."""
+        game = self.game
+        parts = game.partition
+        if self.worst_case:  # some class needs >= d - 1, i.e. has more than N(d - 2) secrets
+            most = game.solved[d - 2] if d - 2 < len(game.solved) else game.n
+
+            def test(g):
+                for _, members in parts(g):
+                    if (S & members).bit_count() > most:
+                        return True
+                return False
+            return test
+        total, most = game.total, game.n
+        if left is not None:  # some class cannot be solved in the r - 1 guesses left
+            most = -1 if left < 1 else game.solved[left - 1] if left - 1 < len(game.solved) else game.n
+
+        def test(g):
+            acc = size
+            for _, members in parts(g):
+                k = (S & members).bit_count()
+                if k > most:
+                    return True
+                acc += total[k]
+            return acc >= d
+        return test
+
     def guess(self, i: int, g: int, S: int, size: int, d: int, left, children):
         """True if guess g is refuted at node i, else the reason it is not. Checks g's children."""
         game = self.game
-        self.stats["partitions"] += 1
         classes = {key: S & members for key, members in game.partition(g)}
         given = {}
         for key, j, perm in children:
@@ -574,8 +655,9 @@ class Report:
         return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
 
 
-def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
-    """Check a certificate given as bytes (plain or gzipped JSON)."""
+def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
+    """Check a certificate given as bytes (plain or gzipped JSON); ``progress(done, total)`` is
+    called about once a second while nodes are checked."""
     report = Report(file)
     try:
         doc = parse(raw)
@@ -587,7 +669,7 @@ def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
         proof = _Proof(game, claims, nodes)
-        proof.check()
+        proof.check(progress)
         report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
         report.claims, report.secrets, report.checked = claims, game.n, proof.stats
     except Invalid as e:
@@ -597,7 +679,7 @@ def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
     return report
 
 
-def check_file(path, on_wait=None) -> Report:
+def check_file(path, on_wait=None, progress=None) -> Report:
     """Check a certificate file, read once; an unreadable file gives status 2."""
     try:
         raw = verify.read_input(path, on_wait)
@@ -609,7 +691,15 @@ def check_file(path, on_wait=None) -> Report:
         report = Report(path)
         report.status, report.error = EXIT_INVALID, str(e)
         return report
-    return check_bytes(raw, path)
+    return check_bytes(raw, path, progress)
+
+
+def progress_printer(err):
+    """A progress callback that redraws one line on ``err`` (for a terminal); None ends the line."""
+    def show(done, total: int) -> None:
+        print("" if done is None else f"\rchecked {done}/{total} nodes", end="" if done else "\n",
+              file=err, flush=True)
+    return show
 
 
 def reports_json(reports) -> bytes:
@@ -621,7 +711,8 @@ def reports_json(reports) -> bytes:
 def run(files, as_json=False, out=None, err=None) -> int:
     """Check files, print one line each (or a JSON report); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
-    reports = [check_file(f, on_wait=lambda note: print(note, file=err, flush=True)) for f in files]
+    progress = progress_printer(err) if err.isatty() else None
+    reports = [check_file(f, lambda note: print(note, file=err, flush=True), progress) for f in files]
     try:
         if as_json:
             out.write(reports_json(reports).decode())

@@ -226,7 +226,7 @@ def test_cli_build_stats_explain(tmp_path):
     r = run_cli("build", "knuth", "--pegs", "4", "--colors", "6", "-o", out)
     assert r.returncode == 0, r.stderr
     assert out.read_bytes() == KNUTH.read_bytes()
-    assert "1, 6, 62, 533, 694" in r.stdout
+    assert "1:1 2:6 3:62 4:533 5:694" in r.stdout
     stats = run_cli("stats", out)
     assert stats.returncode == 0
     rows = {int(m[0]): (int(m[1]), float(m[2]), float(m[3]))

@@ -264,3 +264,43 @@ def test_big_tree_unfolds_quickly(driver, tmp_path, shots):
     assert len(driver.find_elements(By.CSS_SELECTOR, ".row.hl")) >= 2
     driver.save_screenshot(str(shots / "7-5x8-unfolded.png"))
     assert console_errors(driver) == []
+
+
+@pytest.mark.parametrize("name", ["knuth-3x3.json", "knuth-4x10-norep.json"])
+def test_other_games_replay_alike(driver, tmp_path, name):
+    """Other sizes and a game without repetition: the page's own replay agrees with the verifier."""
+    src = ROOT / "certificates" / name
+    doc = json.loads(src.read_text())
+    out = tmp_path / "page.html"
+    assert run("html", src, "-o", out) == 0
+    open_page(driver, out)
+    assert "same distribution" in driver.find_element(By.ID, "check").text
+    root = row(driver, 0)
+    assert root.get_attribute("data-guess") == doc["tree"]["guess"]
+    assert f"{doc['claims']['secrets']} secrets" in root.text
+    game = doc["game"]
+    secret = verify.codes(game["pegs"], game["colors"], game["repetition"])[-1]
+    driver.find_element(By.ID, "search").send_keys(secret)
+    assert [r.get_attribute("data-guess") for r in driver.find_elements(By.CSS_SELECTOR, ".row.hl")] == \
+        secret_path(doc, secret)
+    assert console_errors(driver) == []
+
+
+def test_only_a_verified_certificate_becomes_a_page(tmp_path, capsys):
+    doc = json.loads(CERT.read_text())
+    doc["tree"]["next"]["1,0"]["guess"] = "5555"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    out = tmp_path / "bad.html"
+    assert run("html", bad, "-o", out) == 1
+    assert "invalid" in capsys.readouterr().err and not out.exists()
+    assert run("html", CERT, "-o", tmp_path) == 2  # a folder
+    assert "it is a directory" in capsys.readouterr().err
+    assert run("html", CERT, "-o", CERT) == 2  # never over its input
+    assert "input file" in capsys.readouterr().err
+
+
+def test_page_bytes_are_deterministic(tmp_path, page):
+    again = tmp_path / "again.html"
+    assert run("html", CERT, "-o", again) == 0
+    assert again.read_bytes() == page.read_bytes()

@@ -222,17 +222,11 @@ def test_invalid_certificate_is_refused_with_the_verifiers_message(tmp_path):
     assert run.stdout == ""
 
 
-def test_guesses_are_coloured_only_on_a_terminal(knuth):
-    from certify.play import pegs_text
-
-    assert pegs_text("0123", False) == "0123"
-    coloured = pegs_text("0123", True)
-    assert coloured.count("\x1b[0m") == 4 and coloured.endswith(" 0123")
-    assert len({m for m in re.findall(r"\x1b\[([\d;]+)m", coloured) if m != "0"}) == 4
-    # stdout a pseudo-terminal, stdin a pipe: the guess is drawn in colour.
+def _pty_run(*args, stdin: str):
+    """Run certify with stdout on a pseudo-terminal (stdin a pipe); (CompletedProcess, text)."""
     master, slave = os.openpty()
     try:
-        run = certify("play", KNUTH, stdin=lines_of(answers_for(knuth, "3132")), stdout=slave)
+        run = certify(*args, stdin=stdin, stdout=slave)
     finally:
         os.close(slave)
     chunks = []
@@ -245,8 +239,23 @@ def test_guesses_are_coloured_only_on_a_terminal(knuth):
             break
         chunks.append(data)
     os.close(master)
+    return run, b"".join(chunks).decode()
+
+
+def test_guesses_are_coloured_only_on_a_terminal(knuth):
+    from certify.play import Console
+    from certify.render import PALETTE
+
+    assert Console(io.StringIO(), io.StringIO(), colour=False).code("0123") == "0123"
+    coloured = Console(io.StringIO(), io.StringIO(), colour=True).code("0123")
+    assert coloured.count("\x1b[0m") == 4 and coloured.endswith(" 0123")
+    # The pictures' palette, as 24-bit colours.
+    for k in range(4):
+        r, g, b = (int(PALETTE[k][i:i + 2], 16) for i in (1, 3, 5))
+        assert f"48;2;{r};{g};{b}m" in coloured
+    # stdout a pseudo-terminal, stdin a pipe: the guess is drawn in colour.
+    run, text = _pty_run("play", KNUTH, stdin=lines_of(answers_for(knuth, "3132")))
     assert run.returncode == 0, run.stderr
-    text = b"".join(chunks).decode()
     assert "\x1b[" in text and "found 3132 in" in text
 
 
@@ -324,23 +333,29 @@ def test_codemaker_is_found_by_a_scripted_guesser(args, game):
     assert again.stdout == text
 
 
+def _secret_of(*args) -> str:
+    """The codemaker's secret for these options, asked for with '!' (give up)."""
+    run = certify("play", "--codemaker", *args, stdin="!\n")
+    assert run.returncode == 1, run.stderr
+    return re.search(r"^the secret was (\w+)$", run.stdout, re.M).group(1)
+
+
 def test_codemaker_reveals_the_secret_when_rows_run_out():
     ended = certify("play", "--codemaker", "--seed", 11, stdin="")
     assert ended.returncode == 2
-    m = re.fullmatch(r"certify play: error: input ended before the game was over \(the secret was (\w+)\)",
-                     ended.stderr.strip())
-    assert m
-    secret = m.group(1)
+    # End of input is an error, and the secret stays hidden.
+    assert ended.stderr.strip() == "certify play: error: input ended before the game was over"
+    secret = _secret_of("--seed", 11)
+    assert secret not in ended.stdout + ended.stderr
     wrong = next(c for c in verify.codes(4, 6, True) if c != secret)
     run = certify("play", "--codemaker", "--seed", 11, stdin=f"{wrong}\n" * 12)
     assert run.returncode == 1
     assert sum(bool(SCORE.match(line)) for line in run.stdout.splitlines()) == 12
-    assert run.stdout.rstrip().endswith(f"no guesses left: the secret was {secret}")
+    assert f"no guesses left: the secret was {secret}" in run.stdout
 
 
 def test_codemaker_asks_again_after_a_malformed_guess():
-    ended = certify("play", "--codemaker", "--seed", 5, "--colors", 8, "--no-repetition", stdin="")
-    secret = re.search(r"the secret was (\w+)", ended.stderr).group(1)
+    secret = _secret_of("--seed", 5, "--colors", 8, "--no-repetition")
     bad = ["12", "01234", "0019", "abcd", "0012"]
     run = certify("play", "--codemaker", "--seed", 5, "--colors", 8, "--no-repetition",
                   stdin="\n".join(bad + [secret]) + "\n")

@@ -73,7 +73,7 @@ def test_render_at_with_5000_digits(tmp_path):
 
 
 @pytest.mark.parametrize("command", [["consistent", "0011=1,0"], ["build", "knuth", "-q"],
-                                     ["play", "--codemaker"]])
+                                     ["play", "--codemaker"], ["hint", "0011=1,0"]])
 def test_pegs_with_310_digits(command, tmp_path):
     run = certify(*command, "--pegs", LONG, input="", timeout=60)
     line = run.stderr.strip()

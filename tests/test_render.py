@@ -7,6 +7,7 @@ Expected figures come from the certificate itself, replayed with the independent
 from __future__ import annotations
 
 import json
+import shutil
 import struct
 import subprocess
 import sys
@@ -42,10 +43,34 @@ def run(*args) -> int:
         return e.code
 
 
+#: Only `render` needs Graphviz's dot; `make test` also runs where it is missing (CI as a user).
+HAVE_DOT = shutil.which("dot") is not None
+
+
 def render(tmp_path, name, *args):
     out = tmp_path / name
+    if not HAVE_DOT and not name.endswith(".dot"):
+        # No picture can be checked here: check instead that render says how to install dot.
+        proc = subprocess.run([sys.executable, "-m", "certify", "render", str(CERT), "-o", str(out), *map(str, args)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 2 and "apt-get install graphviz" in proc.stderr and not out.exists()
+        pytest.skip("Graphviz's dot is not on the PATH: checked render's install message instead")
     assert run("render", CERT, "-o", out, *args) == 0
     return out
+
+
+def test_render_without_dot_says_how_to_install_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    out = tmp_path / "x.svg"
+    assert run("render", CERT, "-o", out) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    for way in ("apt-get install graphviz", "brew install graphviz", "conda install -c conda-forge graphviz"):
+        assert way in err
+    assert not out.exists()
+    # A .dot file needs no Graphviz program.
+    assert run("render", CERT, "-o", tmp_path / "x.dot") == 0
+    assert (tmp_path / "x.dot").read_text().startswith("digraph")
 
 
 def groups(svg_path, kind):
@@ -218,7 +243,7 @@ def test_png_and_pdf(tmp_path):
 
 def test_dot_output_parses_as_the_same_graph(tmp_path):
     dot = render(tmp_path, "o.dot", "--secret", "3132").read_text()
-    svg = render(tmp_path, "o.svg", "--secret", "3132")
+    svg = render(tmp_path, "o.svg", "--secret", "3132")  # (without dot: the message, then a skip)
     laid_out = json.loads(graphviz.Source(dot).pipe(format="json0"))
     objects = laid_out["objects"]
     assert laid_out["directed"]
@@ -369,3 +394,21 @@ def test_percent_never_rounds_to_nothing():
     assert percent(1, 32768) == "<0.1%" and percent(0, 5) == "0.0%"
     assert percent(32767, 32768) == ">99.9%" and percent(5, 5) == "100.0%"
     assert percent(533, 1296) == "41.1%"
+
+
+def test_key_pegs_stand_level_with_their_guess(tmp_path, cert):
+    """Each reply's key pegs sit level with the guess they lead to, in the certificate's order, so
+    the fan of edges from a guess never crosses itself (laid out by dot, read from its json0)."""
+    dot = render(tmp_path, "k.dot", "--at", "1,0", "--depth", "3").read_text()
+    objects = json.loads(graphviz.Source(dot).pipe(format="json0"))["objects"]
+    pos = {o["name"]: tuple(map(float, o["pos"].split(","))) for o in objects if "pos" in o}
+    node = cert["tree"]["next"]["1,0"]
+    checked = 0
+    for name, here in [("n", node)] + [(f"n/{k}", c) for k, c in node["next"].items()]:
+        kids = list(here.get("next", {}))
+        ys = [pos[f"{name}/{k}|key"][1] for k in kids]
+        assert ys == sorted(ys, reverse=True)  # top to bottom in the certificate's order
+        for k in kids:
+            assert abs(pos[f"{name}/{k}|key"][1] - pos[f"{name}/{k}"][1]) < 1.0
+            checked += 1
+    assert checked > 50

@@ -35,7 +35,7 @@ def test_total_writes_proof_and_strategy(tmp_path):
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
     summary = json.loads(run.stdout)
-    assert summary["version"] == 1
+    assert summary["bound_version"] == 1
     assert summary["claims"] == {"max_guesses": 5, "total": 86}
     assert out.read_bytes() == (BOUNDS / "total-4x4-norep-max5.json").read_bytes()
     assert strategy.read_bytes() == (ROOT / "certificates" / "optimal-total-4x4-norep-max5.json").read_bytes()

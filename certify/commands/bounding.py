@@ -38,7 +38,7 @@ def cmd_bound(args) -> int:
     if args.strategy_out:
         summary["strategy_file"] = args.strategy_out
     if args.json:
-        print_json({"version": 1, **summary})
+        print_json(summary, "bound")
     else:
         print(f"wrote {args.output}: {result.statement} ({summary['nodes']} proof nodes, "
               f"{result.searched} searched, {result.seconds:.1f} s)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, add_game_args, game_of, print_json
+from .common import EXIT_OK, add_game_args, game_of, positive, print_json
 
 
 def cmd_build(args) -> int:
@@ -26,17 +26,36 @@ def cmd_build(args) -> int:
         from ..errors import CertifyError
 
         raise CertifyError("--json and -o - both want standard output: choose one")
+    address = _scheduler(args)
     with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
-        cert = make_certificate(strategy, progress=bar.update)
+        if args.workers or address:  # the Dask add-on, imported only here
+            from .. import distributed
+
+            cert = distributed.make_certificate(strategy.id, game, kwargs, workers=args.workers,
+                                                address=None if args.workers else address,
+                                                progress=bar.update)
+        else:
+            cert = make_certificate(strategy, progress=bar.update)
     write(cert, out)
     if args.json:
-        print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]})
+        print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]}, "build")
     else:  # with -o -, standard output holds the certificate: the summary goes to stderr
         to = sys.stderr if out == "-" else sys.stdout
         print(f"wrote {'standard output' if out == '-' else out}", file=to)
         for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
             print(line, file=to)
     return EXIT_OK
+
+
+def _scheduler(args):
+    """--scheduler, else $DASK_SCHEDULER_ADDRESS (read without importing Dask)."""
+    import os
+
+    from ..errors import CertifyError
+
+    if args.workers and args.scheduler:
+        raise CertifyError("give --workers N (a local cluster) or --scheduler ADDRESS, not both")
+    return args.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
 
 
 def _strategy_options(cls, args) -> dict:
@@ -64,5 +83,9 @@ def register(sub) -> None:
     p.add_argument("--sequence", metavar="CODES", help="greenwell: static sequence, comma-separated")
     p.add_argument("-o", "--output", metavar="FILE", help="certificate path (.json or .json.gz)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--workers", type=positive, metavar="N",
+                   help="build on a local Dask cluster of N processes")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="build on a running Dask cluster (default: $DASK_SCHEDULER_ADDRESS)")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_build)

@@ -6,6 +6,8 @@ import argparse
 import sys
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: Version of the --json outputs' shapes (``KIND_version`` key; see print_json).
+JSON_VERSION = 1
 
 
 def whole(text: str) -> int:
@@ -35,11 +37,15 @@ def game_of(args):
     return Game(args.pegs, args.colors, not args.no_repetition)
 
 
-def print_json(obj) -> None:
-    """``obj`` as indented JSON on stdout. orjson refuses integers beyond 64 bits (a certificate's
-    strategy params may hold one): the standard library writes those."""
+def print_json(obj, kind: str | None = None) -> None:
+    """``obj`` as indented JSON on stdout. The convention: every --json output is an object whose
+    first key is ``KIND_version`` (KIND: the command, or what it prints), added here when ``kind``
+    is given. orjson refuses integers beyond 64 bits (a certificate's strategy params may hold
+    one): the standard library writes those."""
     import orjson
 
+    if kind is not None and f"{kind}_version" not in obj:
+        obj = {f"{kind}_version": JSON_VERSION, **obj}
     try:
         data = orjson.dumps(obj, option=orjson.OPT_INDENT_2) + b"\n"
     except TypeError:  # orjson.JSONEncodeError

@@ -22,7 +22,7 @@ def cmd_render(args) -> int:
     info = render.render(cert, args.output, depth=args.depth, secret=args.secret,
                          at=at, layout=args.layout, inputs=[args.file])
     if args.json:
-        print_json(info)
+        print_json(info, "render")
     else:
         extra = f", {info['summary_nodes']} summaries" if info["summary_nodes"] else ""
         path = f", secret found in {info['guesses_needed']} guesses" if args.secret else ""
@@ -46,7 +46,7 @@ def _book(args) -> int:
 
     info = book.book(cert, report, args.output, at=at, inputs=[args.file])
     if args.json:
-        print_json(info)
+        print_json(info, "book")
     else:
         print(f"wrote {args.output}: {info['pages']} A4 pages, {info['subtrees']} subtrees after {info['start']}")
     return EXIT_OK
@@ -61,7 +61,7 @@ def cmd_export(args) -> int:
     _, cert = load_verified(args.file)
     info = export.export(cert, args.output, inputs=[args.file])
     if args.json:
-        print_json(info)
+        print_json(info, "export")
     else:
         print(f"wrote {info['file']}: {info['nodes']} guesses, {info['edges']} answers, "
               f"{info['height']} levels ({info['format']})")
@@ -76,7 +76,7 @@ def cmd_html(args) -> int:
     report, cert = load_verified(args.file)
     info = htmltree.write_html(report, cert, args.output, inputs=[args.file])
     if args.json:
-        print_json(info)
+        print_json(info, "html")
     else:
         print(f"wrote {args.output}: {info['nodes']} guesses, {info['bytes']} bytes, one self-contained page")
     return EXIT_OK

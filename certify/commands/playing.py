@@ -10,22 +10,47 @@ from .common import add_game_args, game_of, load_verified, positive, print_json,
 def cmd_play(args) -> int:
     from .. import play
     from ..errors import CertifyError
+    from ..game import Game
 
     game_given = args.pegs is not None or args.colors is not None or args.no_repetition
+    modes = [m for m, on in (("--codemaker", args.codemaker), ("--auto", args.auto)) if on]
+    if len(modes) > 1:
+        raise CertifyError("give either --codemaker or --auto, not both")
     if args.codemaker:
         if args.file:
             raise CertifyError("give either a certificate FILE or --codemaker, not both")
-        from ..game import Game
-
+        _only(args, "--codemaker", ("secret", "games"))
         game = Game(args.pegs or 4, args.colors or 6, not args.no_repetition)
-        return play.codemaker(game, sys.stdin, sys.stdout, seed=args.seed)
+        letters = play.parse_letters(args.letters, game.colors) if args.letters else None
+        return play.codemaker(game, sys.stdin, sys.stdout, seed=args.seed, rows=args.rows or play.ROWS,
+                              letters=letters, strategy=args.strategy or "knuth")
     if not args.file:
         raise CertifyError("give a certificate FILE to play against, or --codemaker")
-    if game_given or args.seed is not None:
-        raise CertifyError("--pegs, --colors, --no-repetition and --seed go with --codemaker; "
+    if game_given:
+        raise CertifyError("--pegs, --colors and --no-repetition go with --codemaker; "
                            "a certificate sets its own game")
+    if args.auto:
+        _only(args, "--auto", ("rows", "strategy"))
+        if args.secret is not None and (args.games is not None or args.seed is not None):
+            raise CertifyError("give either --secret or --games N --seed K, not both")
+    else:
+        _only(args, "--codemaker or --auto", ("seed", "rows", "strategy", "secret", "games"))
     _, cert = load_verified(args.file)
-    return play.play_tree(cert, sys.stdin, sys.stdout)
+    letters = play.parse_letters(args.letters, cert["game"]["colors"]) if args.letters else None
+    if args.auto:
+        play.auto(cert, sys.stdout, secret=args.secret, games=args.games, seed=args.seed, letters=letters)
+        return 0
+    return play.play_tree(cert, sys.stdin, sys.stdout, letters=letters)
+
+
+def _only(args, mode: str, names) -> None:
+    from ..errors import CertifyError
+
+    given = [f"--{n}" for n in names if getattr(args, n) is not None]
+    if given:
+        raise CertifyError(f"{', '.join(given)} do{'es' if len(given) == 1 else ''} not go with "
+                           f"{'this mode' if mode.startswith('--codemaker or') else mode}"
+                           + (f" (only with {mode})" if mode.startswith("--codemaker or") else ""))
 
 
 def cmd_consistent(args) -> int:
@@ -33,20 +58,75 @@ def cmd_consistent(args) -> int:
 
     status, lines, doc = report(game_of(args), args.answers, args.list)
     if args.json:
-        print_json(doc)
+        print_json(doc, "consistent")
     else:
         print("\n".join(lines))
     return status
 
 
+def cmd_hint(args) -> int:
+    from .. import hint
+    from ..consistent import parse_clue
+    from ..errors import CertifyError
+    from ..game import Game
+
+    cert = None
+    if args.certificate:
+        if args.strategy:
+            raise CertifyError("give either --strategy or --certificate, not both")
+        _, cert = load_verified(args.certificate)
+        g = cert["game"]
+        game = Game(g["pegs"], g["colors"], g["repetition"])
+        given = (args.pegs, args.colors)
+        if any(v is not None and v != w for v, w in zip(given, (game.pegs, game.colors))) or (
+                args.no_repetition and game.repetition):
+            raise CertifyError(f"the certificate's game is {game}: --pegs, --colors and "
+                               "--no-repetition must agree with it (or be left out)")
+    else:
+        game = Game(4 if args.pegs is None else args.pegs, 6 if args.colors is None else args.colors,
+                    not args.no_repetition)
+    game.check_size()
+    answers = [parse_clue(game, c) for c in args.answers]
+    table_only = [name for name, on in (("--candidates-only", args.candidates_only),
+                                        ("--sort", args.sort), ("--top", args.top), ("--csv", args.csv))
+                  if on]
+    if args.table:
+        if args.json and args.csv:
+            raise CertifyError("give either --json or --csv, not both")
+        doc = hint.table(game, answers, args.candidates_only, args.sort or "code", args.top)
+        if args.json:
+            print_json(doc)
+        elif args.csv:
+            sys.stdout.write(hint.table_csv(doc))
+        else:
+            print("\n".join(hint.table_lines(doc)))
+        return 0
+    if table_only:
+        raise CertifyError(f"{', '.join(table_only)} go{'es' if len(table_only) == 1 else ''} with --table")
+    doc = hint.hint(game, answers, args.strategy or "knuth", cert)
+    if args.json:
+        print_json(doc)
+    else:
+        print("\n".join(hint.hint_lines(doc)))
+    return 0
+
+
 def register(sub) -> None:
-    p = sub.add_parser("play", help="play a certificate's guesses against your secret (or --codemaker)")
+    p = sub.add_parser("play", help="play a certificate's guesses against your secret (or --codemaker, --auto)")
     p.add_argument("file", nargs="?", metavar="FILE", help="certificate whose guesses you answer")
     p.add_argument("--codemaker", action="store_true", help="the computer keeps a secret, you guess")
+    p.add_argument("--auto", action="store_true", help="the certificate FILE plays by itself")
     p.add_argument("--pegs", type=positive, help="codemaker: pegs per code (default 4)")
     p.add_argument("--colors", "--colours", type=positive, help="codemaker: colours (default 6)")
     p.add_argument("--no-repetition", action="store_true", help="codemaker: no colour repeated")
-    p.add_argument("--seed", type=whole, help="codemaker: seed of the random secret")
+    p.add_argument("--rows", type=positive, metavar="N", help="codemaker: guesses allowed (default 12)")
+    p.add_argument("--strategy", metavar="ID",
+                   help="codemaker: the strategy whose guesses for your secret are shown at the end "
+                        "(default knuth; 'none': not shown)")
+    p.add_argument("--seed", type=whole, help="codemaker, auto: seed of the random secret(s)")
+    p.add_argument("--secret", metavar="CODE", help="auto: the secret to play against")
+    p.add_argument("--games", type=positive, metavar="N", help="auto: play N random games, show the guesses needed")
+    p.add_argument("--letters", metavar="RGBYOP", help="type and show colours as these letters (one per colour)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("consistent", help="the secrets consistent with answers GUESS=B,W")
@@ -55,3 +135,18 @@ def register(sub) -> None:
     p.add_argument("--list", action="store_true", help="list the secrets however many there are")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_consistent)
+
+    p = sub.add_parser("hint", help="what a strategy plays next after some rows, and why (--table: weight table)")
+    p.add_argument("answers", nargs="*", metavar="GUESS=B,W", help="the rows so far, in order")
+    p.add_argument("--pegs", type=whole, help="pegs per code (default 4, or the certificate's)")
+    p.add_argument("--colors", "--colours", type=whole, help="number of colours (default 6)")
+    p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
+    p.add_argument("--strategy", metavar="ID", help="the strategy that names the guess (default knuth)")
+    p.add_argument("--certificate", metavar="FILE", help="the verified certificate's guess, when the rows follow it")
+    p.add_argument("--table", action="store_true", help="the weight table: class sizes per answer for every code")
+    p.add_argument("--candidates-only", action="store_true", help="table: only the codes that can be the secret")
+    p.add_argument("--sort", choices=("weight", "code"), help="table: row order (default code)")
+    p.add_argument("--top", type=positive, metavar="N", help="table: only the first N rows")
+    p.add_argument("--csv", action="store_true", help="table as CSV")
+    p.add_argument("--json", action="store_true", help="machine-readable")
+    p.set_defaults(func=cmd_hint)

@@ -66,7 +66,7 @@ class Greenwell(Strategy):
     description = ("Static sequence (4x6: 0110 1243 2200 3413 4545 5532, else --sequence), "
                    "then the one candidate left")
     reference = ("D. L. Greenwell (1999-2000), Mastermind, J. Recreational Mathematics 30(3), 191-192; "
-                 "figures: J.-F. Langer (2013), Le Mastermind, APMEP, section 4")
+                 "figures: Bernard Langer, Mastermind : des preuves par ordinateur, Bulletin de l'APMEP n° 503 (2013), section 4")
     accepts_first = False
     options = ("sequence",)
 

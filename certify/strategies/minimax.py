@@ -175,7 +175,7 @@ class Knuth(Scored):
 class MinimaxLowest(Knuth):
     id = "minimax-lowest"
     description = "Minimax over all codes, first code of least weight, no preference for candidates"
-    reference = "J.-F. Langer (2013), Le Mastermind, APMEP, section 3.3"
+    reference = "Bernard Langer, Mastermind : des preuves par ordinateur, Bulletin de l'APMEP n° 503 (2013), section 3.3"
     prefer_candidates = False
 
 

@@ -40,7 +40,7 @@ class ConsistentFirst(_FixedOpening):
     id = "consistent-first"
     description = ("First code in code order consistent with all feedback; opens with --first "
                    "(default 0011, generally ceil(p/2) zeros then ones)")
-    reference = "J.-F. Langer (2013), Le Mastermind, APMEP, section 2.3"
+    reference = "Bernard Langer, Mastermind : des preuves par ordinateur, Bulletin de l'APMEP n° 503 (2013), section 2.3"
 
     def pick(self, candidates, history):
         # The builder passes the candidates sorted in code order.

@@ -1,0 +1,47 @@
+"""Every sub-command's --help: a description (its one-line help, unless it has its own) and
+examples, in one place so that they stay alike. A test walks every sub-command."""
+
+from __future__ import annotations
+
+import argparse
+
+#: Examples per sub-command, as typed (run from the repository, after `make setup`).
+EXAMPLES = {
+    "build": ["certify build knuth --pegs 4 --colors 6 -o knuth-4x6.json",
+              "certify build viaud --pegs 5 --colors 8 -o viaud-5x8.json.gz"],
+    "verify": ["certify verify certificates/knuth-4x6.json --max-guesses 5",
+               "certify verify certificates/*.json --json"],
+    "stats": ["certify stats certificates/knuth-4x6.json",
+              "certify stats certificates/knuth-4x6.json --plot distribution.png"],
+    "explain": ["certify explain certificates/knuth-4x6.json 3132"],
+    "compare": ["certify compare certificates/*4x6*.json",
+                "certify compare certificates/*4x6*.json --sort mean --max-columns 6 --csv"],
+    "strategies": ["certify strategies", "certify strategies --json"],
+    "render": ["certify render certificates/knuth-4x6.json -o overview.svg",
+               "certify render certificates/knuth-4x6.json --secret 3132 -o path.png",
+               "certify render certificates/knuth-4x6.json --book -o knuth-4x6-book.pdf"],
+    "html": ["certify html certificates/knuth-4x6.json -o knuth-4x6.html"],
+    "bound": ["certify bound --pegs 3 --colors 3 --worst -o worst-3x3.json",
+              "certify bound --pegs 3 --colors 3 --total --strategy-out best-3x3.json -o total-3x3.json"],
+    "export": ["certify export certificates/knuth-4x6.json -o knuth.graphml"],
+    "play": ["certify play certificates/knuth-4x6.json",
+             "certify play --codemaker --pegs 4 --colors 6 --letters RGBYOP",
+             "certify play --auto certificates/knuth-4x6.json --games 1000 --seed 1"],
+    "consistent": ["certify consistent --pegs 4 --colors 6 0011=1,0 1234=0,2"],
+    "hint": ["certify hint --pegs 3 --colors 3 001=1,0",
+             "certify hint --pegs 3 --colors 3 --table --sort weight",
+             "certify hint --certificate certificates/knuth-4x6.json 0011=1,0"],
+}
+
+
+def decorate(sub) -> None:
+    """Give each sub-parser of ``sub`` a description and its examples (as the --help epilog)."""
+    helps = {a.dest: a.help for a in sub._choices_actions}
+    for name, parser in sub.choices.items():
+        if not parser.description:
+            help_text = helps.get(name) or ""
+            parser.description = help_text[:1].upper() + help_text[1:] + "." if help_text else None
+        examples = EXAMPLES.get(name)
+        if examples and not parser.epilog:
+            parser.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples)
+            parser.formatter_class = argparse.RawDescriptionHelpFormatter

@@ -1,0 +1,217 @@
+"""Build a certificate on a Dask cluster (an add-on: imported only for ``--workers`` / ``--scheduler``).
+
+The client expands the top of the tree as tasks of one node each (:func:`node_task`: the
+first levels, and any node left with many secrets), then ships the subtrees below as
+:func:`subtrees_task` batches. A task carries the strategy's recipe (id, game, options) and
+histories only: each worker builds the strategy, with its tables and caches, once per thread
+(:func:`_strategy`) and recomputes the candidates from the history. Results are grafted into
+their places by position, never by arrival order, so the certificate's bytes do not depend
+on the number of workers, their speed, or on tasks that Dask re-ran after a worker died.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+from .build import build_subtree, candidates_after, fb_key, merge_histogram, split_node
+from .errors import CertifyError
+
+#: The variable Dask itself reads for the scheduler's address.
+ENV_ADDRESS = "DASK_SCHEDULER_ADDRESS"
+#: Nodes this shallow are always tasks of their own (their subtrees go out separately).
+LEVELS = 2
+#: A deeper node is still split when it holds more than this share of the secrets (balance)
+#: and more than MIN_SPLIT secrets (a task costs milliseconds of scheduling).
+SPLIT_SHARE, MIN_SPLIT = 64, 256
+#: Small sibling subtrees are batched into tasks of about this share of the secrets, or MIN_BATCH.
+BATCH_SHARE, MIN_BATCH = 64, 64
+
+__all__ = ["ENV_ADDRESS", "make_certificate", "node_task", "scheduler_address", "subtrees_task"]
+
+TRIM = "MALLOC_TRIM_THRESHOLD_"
+
+_local = threading.local()
+
+
+def dask_setup(worker) -> None:
+    """Preloaded into the local cluster's workers: Ctrl-C reaches the whole process group, but
+    only the client should stop on it (it then closes the cluster); no worker traceback."""
+    import signal
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def scheduler_address(option: str | None) -> str | None:
+    """The scheduler to use: ``--scheduler``, else ``$DASK_SCHEDULER_ADDRESS``, else None."""
+    return option or os.environ.get(ENV_ADDRESS) or None
+
+
+def _strategy(recipe):
+    """This thread's strategy for a recipe, built once (strategies keep reusable buffers)."""
+    cache = getattr(_local, "strategies", None)
+    if cache is None:
+        cache = _local.strategies = {}
+    strategy = cache.get(recipe)
+    if strategy is None:
+        from .game import Game
+        from .strategies import get_strategy
+
+        if len(cache) >= 2:  # a long-lived worker serves build after build: keep the latest only
+            cache.clear()
+        name, key, options = recipe
+        strategy = cache[recipe] = get_strategy(name)(Game(*key), **dict(options))
+    return strategy
+
+
+def node_task(recipe, history: tuple):
+    """One node: (guess, wins here, [(feedback, secrets left)] of its children)."""
+    strategy = _strategy(recipe)
+    candidates = candidates_after(strategy.game, history)
+    guess, won, children = split_node(strategy, candidates, history)
+    return guess, won, [(fb, len(c)) for fb, c in children]
+
+
+def subtrees_task(recipe, parent: tuple, guess: int, fbs: list[int]):
+    """[(subtree as JSON bytes, histogram)] of the children ``fbs`` of the node ``parent`` that
+    plays ``guess``. Bytes, because Dask sizes and pickles a result in the worker's event loop:
+    one flat buffer costs nothing there, a tree of dicts costs more than building it."""
+    import orjson
+
+    strategy = _strategy(recipe)
+    game = strategy.game
+    candidates = candidates_after(game, parent)
+    row = game.feedback_row(guess, candidates)
+    out = []
+    for fb in fbs:
+        subtree, histogram = build_subtree(strategy, candidates[row == fb], parent + ((guess, fb),))
+        out.append((orjson.dumps(subtree), histogram))
+    return out
+
+
+def make_certificate(strategy_id: str, game, options: dict, *, workers: int | None = None,
+                     address: str | None = None, progress=None, levels: int = LEVELS) -> dict:
+    """The certificate of ``strategy_id(game, **options)``, built on a new local cluster of
+    ``workers`` processes or on the running scheduler at ``address``."""
+    from .certificate import wrap
+    from .strategies import get_strategy
+
+    game.check_size()
+    strategy = get_strategy(strategy_id)(game, **options)  # checks the options, gives the params
+    recipe = (strategy_id, game.key(), tuple(sorted(options.items())))
+    with _client(workers, address) as client:
+        tree, histogram = build_on(client, recipe, game, progress, levels)
+    return wrap(strategy, tree, dict(sorted(histogram.items())))
+
+
+class _client:
+    """A distributed.Client on a new LocalCluster (processes) or on an existing scheduler."""
+
+    def __init__(self, workers, address) -> None:
+        if (workers is None) == (address is None):
+            raise CertifyError("give either a number of workers or a scheduler address")
+        self.workers, self.address = workers, address
+        self.cluster = self.client = None
+
+    def __enter__(self):
+        import distributed
+
+        try:
+            if self.address is not None:
+                self.client = distributed.Client(self.address)
+            else:
+                import dask
+
+                # Dask makes its workers' malloc give memory back at once (64 KiB): the builder
+                # allocates and frees big arrays at every node, and paid 15% more system time.
+                with dask.config.set({f"distributed.nanny.pre-spawn-environ.{TRIM}": 1 << 26}):
+                    self.cluster = distributed.LocalCluster(
+                        n_workers=self.workers, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=logging.ERROR, preload=[__name__])
+                self.client = distributed.Client(self.cluster)
+        except (OSError, TimeoutError) as e:
+            self.__exit__(None, None, None)
+            where = f"the Dask scheduler at {self.address}" if self.address else "a local Dask cluster"
+            raise CertifyError(f"cannot reach {where}: {e}") from None
+        return self.client
+
+    def __exit__(self, *exc) -> None:
+        for part in (self.client, self.cluster):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:  # closing after a failure must not hide the failure
+                    pass
+
+
+def build_on(client, recipe, game, progress=None, levels: int = LEVELS):
+    """(tree, histogram) of the recipe's strategy, built by the cluster behind ``client``."""
+    import distributed
+    import orjson
+
+    keys = [fb_key(game, fb) for fb in range(game.n_feedbacks)]
+    split_above = max(MIN_SPLIT, game.size // SPLIT_SHARE)
+    batch = max(MIN_BATCH, game.size // BATCH_SHARE)
+    histogram: dict[int, int] = {}
+    tasks = distributed.as_completed(with_results=True)
+    places: dict[str, tuple] = {}  # task key -> where its result goes
+
+    def submit(kind, place, func, *args, priority):
+        future = client.submit(func, recipe, *args, pure=False, priority=priority)
+        places[future.key] = (kind, place)
+        tasks.add(future)
+
+    root: dict = {}
+    submit("node", (root, ()), node_task, (), priority=game.size + 1)
+    try:
+        for future, result in tasks:
+            kind, place = places.pop(future.key)
+            del future  # the worker may drop the result once we hold it
+            if kind == "node":
+                node, history = place
+                guess, won, children = result
+                node["guess"] = game.text(guess)
+                if won:
+                    merge_histogram(histogram, {len(history) + 1: 1})
+                    if progress:
+                        progress(1)
+                if not children:
+                    continue
+                nodes = [{} for _ in children]
+                node["next"] = {keys[fb]: child for (fb, _), child in zip(children, nodes)}
+                group, size = [], 0
+                for (fb, n), child in zip(children, nodes):
+                    below = history + ((guess, fb),)
+                    if len(below) < levels or n > split_above:
+                        # Nodes first (they unlock work), the biggest first.
+                        submit("node", (child, below), node_task, below, priority=game.size + n)
+                        continue
+                    group.append((fb, child))
+                    size += n
+                    if size >= batch:
+                        _submit_group(submit, history, guess, group, size)
+                        group, size = [], 0
+                if group:
+                    _submit_group(submit, history, guess, group, size)
+            else:
+                for child, (subtree, counts) in zip(place, result):
+                    child.update(orjson.loads(subtree))  # key order kept: guess, next
+                    merge_histogram(histogram, counts)
+                    if progress:
+                        progress(sum(counts.values()))
+    except CertifyError:
+        raise
+    except (OSError, TimeoutError, ImportError, distributed.client.FutureCancelledError) as e:
+        raise CertifyError(f"the Dask cluster failed: {type(e).__name__}: {e}") from None
+    except Exception as e:
+        if type(e).__name__ == "KilledWorker":  # a task that kept killing its workers
+            raise CertifyError(f"the Dask cluster failed: {e}") from None
+        raise
+    return root, histogram
+
+
+def _submit_group(submit, history, guess, group, size) -> None:
+    submit("subtrees", [child for _, child in group], subtrees_task, history, guess,
+           [fb for fb, _ in group], priority=size)

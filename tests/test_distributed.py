@@ -1,0 +1,228 @@
+"""Issue 13 part 2: building on Dask gives the very bytes of the in-process build.
+
+Small games only (the suite's time): one LocalCluster of two worker processes shared by the
+module, the CLI's own ``--workers`` clusters, and a real ``dask scheduler`` with two
+``dask worker`` processes on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from certify import distributed as dist
+from certify.certificate import dumps, make_certificate, wrap
+from certify.game import Game
+from certify.strategies import get_strategy
+
+from conftest import CERTS, ROOT, run_cli
+
+import distributed  # noqa: E402  (after certify.distributed: the package, not our module)
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR)
+    with cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def _local(name, game, **options) -> bytes:
+    return dumps(make_certificate(get_strategy(name)(game, **options)))
+
+
+def _remote(client, name, game, options=(), levels=dist.LEVELS, progress=None) -> bytes:
+    strategy = get_strategy(name)(game, **dict(options))
+    tree, histogram = dist.build_on(client, (name, game.key(), tuple(options)), game, progress, levels)
+    return dumps(wrap(strategy, tree, dict(sorted(histogram.items()))))
+
+
+def test_no_dask_import_without_workers(tmp_path):
+    """The in-process build never imports Dask (it is an add-on)."""
+    code = ("import sys; from certify.__main__ import main; "
+            f"rc = main(['build', 'knuth', '-q', '-o', {str(tmp_path / 'k.json')!r}]); "
+            "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', "
+            "'certify.distributed') or m == 'certify.distributed'); "
+            "print(rc, loaded)")
+    env = {k: v for k, v in os.environ.items() if k != dist.ENV_ADDRESS}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env=env, timeout=120)
+    assert out.stdout.splitlines()[-1] == "0 []", out.stderr
+    assert (tmp_path / "k.json").read_bytes() == (CERTS / "knuth-4x6.json").read_bytes()
+
+
+@pytest.mark.parametrize("name, game", [
+    ("knuth", Game(4, 6)), ("knuth", Game(5, 4)), ("expected-size", Game(5, 4)),
+    ("entropy", Game(5, 4)), ("most-parts", Game(5, 4)), ("last-guess", Game(4, 5)),
+    ("knuth", Game(4, 7, False)),
+], ids=lambda v: str(v))
+def test_cluster_build_is_byte_identical(client, name, game):
+    seen = []
+    assert _remote(client, name, game, progress=seen.append) == _local(name, game)
+    assert sum(seen) == game.size  # every secret settled once, counted across the workers
+    assert len(seen) > 1
+
+
+def test_bytes_do_not_depend_on_how_the_tree_is_cut(client):
+    game = Game(4, 6)
+    expected = (CERTS / "knuth-4x6.json").read_bytes()
+    for levels in (1, 3):
+        assert _remote(client, "knuth", game, levels=levels) == expected
+    options = (("first", "0123"),)
+    assert _remote(client, "knuth", game, options) == _local("knuth", game, first="0123")
+
+
+def test_a_killed_worker_is_replaced_and_the_bytes_stay(client):
+    """SIGKILL a worker process that is running tasks, in the middle of a build: Dask runs
+    those tasks again elsewhere and the certificate keeps its bytes."""
+    game = Game(5, 5)
+    killed = {}
+
+    def progress(n):
+        if killed or n == 1:  # wait for a first subtree batch: the cluster is busy then
+            return
+        busy = {w: keys for w, keys in client.processing().items() if keys}
+        address = sorted(busy)[0]
+        pid = client.run(os.getpid, workers=[address])[address]
+        os.kill(pid, signal.SIGKILL)
+        killed.update(pid=pid, keys=set(busy[address]))
+
+    assert _remote(client, "knuth", game, progress=progress) == _local("knuth", game)
+    assert killed
+    runs = client.run_on_scheduler(lambda dask_scheduler, keys: {
+        k: sum(1 for key, _, finish, *_ in dask_scheduler.transition_log
+               if key == k and finish == "processing") for k in keys}, keys=killed["keys"])
+    assert max(runs.values()) >= 2, runs  # a task of the dead worker was run again
+    client.wait_for_workers(2, timeout=60)  # and the nanny started a new worker process
+    assert killed["pid"] not in client.run(os.getpid).values()
+
+
+def test_workers_option_builds_the_same_bytes(tmp_path):
+    for n in (1, 3):
+        out = tmp_path / f"k{n}.json"
+        r = run_cli("build", "knuth", "--workers", n, "-q", "-o", out)
+        assert r.returncode == 0, r.stderr
+        assert out.read_bytes() == (CERTS / "knuth-4x6.json").read_bytes()
+
+
+def test_workers_and_scheduler_together_are_refused(tmp_path):
+    r = run_cli("build", "knuth", "--workers", 2, "--scheduler", "tcp://127.0.0.1:9", "-o", tmp_path / "k.json")
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "not both" in r.stderr
+    assert not (tmp_path / "k.json").exists()
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path):
+    env = dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="2s")
+    r = subprocess.run([sys.executable, "-m", "certify", "build", "knuth", "-q", "--scheduler",
+                        "tcp://127.0.0.1:9", "-o", str(tmp_path / "k.json")],
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def _children(pid):
+    import psutil
+
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _worker_cpu(pid) -> float:
+    """CPU seconds used so far by the worker processes under ``pid``."""
+    import psutil
+
+    total = 0.0
+    for p in _children(pid):
+        try:
+            if "spawn_main" in " ".join(p.cmdline()):
+                total += p.cpu_times().user
+        except psutil.NoSuchProcess:
+            pass
+    return total
+
+
+def test_interrupting_the_client_leaves_no_file_and_no_process(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group) in the middle of a build on two workers."""
+    import psutil
+
+    out = tmp_path / "k.json.gz"
+    proc = subprocess.Popen([sys.executable, "-m", "certify", "build", "knuth", "--pegs", "5", "--colors", "8",
+                             "--workers", "2", "-o", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while _worker_cpu(proc.pid) < 3.0 and time.monotonic() < deadline:  # they are building
+            time.sleep(0.1)
+        family = _children(proc.pid)
+        assert proc.poll() is None, "the build finished before it could be interrupted"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())  # neither the certificate nor a temporary file
+    gone, alive = psutil.wait_procs(family, timeout=30)
+    assert not alive
+
+
+@pytest.fixture
+def scheduler(tmp_path):
+    """A `dask scheduler` and two `dask worker` processes on 127.0.0.1; yields the address."""
+    info = tmp_path / "scheduler.json"
+    procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+                               "--no-dashboard", "--scheduler-file", str(info)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        deadline = time.monotonic() + 60
+        while not info.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        for _ in range(2):
+            procs.append(subprocess.Popen([str(BIN / "dask"), "worker", address, "--nthreads", "1",
+                                           "--no-dashboard", "--host", "127.0.0.1"],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        with distributed.Client(address) as c:
+            c.wait_for_workers(2, timeout=60)
+        yield address
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in reversed(procs):
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+
+
+def test_build_through_a_running_scheduler(scheduler, tmp_path):
+    out = tmp_path / "k.json"
+    r = run_cli("build", "knuth", "--scheduler", scheduler, "-q", "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert out.read_bytes() == (CERTS / "knuth-4x6.json").read_bytes()
+    # The usual environment variable names the scheduler too.
+    env = dict(os.environ, **{dist.ENV_ADDRESS: scheduler})
+    out2 = tmp_path / "e.json"
+    r = subprocess.run([sys.executable, "-m", "certify", "build", "entropy", "--pegs", "5", "--colors", "4",
+                        "-q", "-o", str(out2)], capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert out2.read_bytes() == _local("entropy", Game(5, 4))
+    with distributed.Client(scheduler) as c:
+        executed = c.run(lambda dask_worker: dask_worker.state.executed_count)
+    assert len(executed) == 2 and all(n > 0 for n in executed.values())  # both workers took part

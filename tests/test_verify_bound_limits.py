@@ -1,0 +1,82 @@
+"""The lower-bound checker's limits (docs/lower-bound-format.md, "Limits"): each refused before the
+work it bounds, with a one-line reason; long chains of nodes are checked without recursion."""
+
+from __future__ import annotations
+
+import json
+
+from certify import verify_bound
+
+FORMAT = verify_bound.FORMAT
+
+
+def _doc(game, claims, nodes):
+    return {"claims": claims, "format": FORMAT, "game": game, "nodes": nodes, "version": 1}
+
+
+def _check(doc) -> verify_bound.Report:
+    return verify_bound.check_bytes(json.dumps(doc, separators=(",", ":")).encode())
+
+
+def test_input_larger_than_the_limit_is_refused_before_parsing():
+    report = verify_bound.check_bytes(b" " * (verify_bound.MAX_BYTES + 1))
+    assert report.status == 1 and report.error == f"file larger than {verify_bound.MAX_BYTES} bytes (the limit)"
+
+
+def test_too_many_nodes_and_too_much_work_are_refused_up_front():
+    game = {"colors": 10, "pegs": 4, "repetition": False}
+    report = _check(_doc(game, {"worst_case": 5}, [{"bound": 5}] + [{"bound": 1}] * 200_000))
+    assert report.status == 1
+    assert report.error == (f"nodes: 200001 nodes x 5040 guesses each is more than the {verify_bound.MAX_WORK} "
+                            "the checker examines (the limit)")
+    tiny = {"colors": 2, "pegs": 1, "repetition": True}
+    report = _check(_doc(tiny, {"worst_case": 1}, [{"bound": 1}] * (verify_bound.MAX_NODES + 1)))
+    assert report.error == f"nodes: {verify_bound.MAX_NODES + 1} nodes, more than the limit {verify_bound.MAX_NODES}"
+
+
+def test_too_many_entries_are_refused(monkeypatch):
+    monkeypatch.setattr(verify_bound, "MAX_ENTRIES", 10)
+    game = {"colors": 3, "pegs": 2, "repetition": True}
+    entries = {f"{a}{b}": {"0,0": 1} for a in "012" for b in "012"}  # 9 entries, 9 references
+    report = _check(_doc(game, {"worst_case": 1}, [{"bound": 1, "guesses": entries}, {"bound": 1}]))
+    assert report.status == 1 and "more than 10 guess entries and references (the limit)" in report.error
+
+
+def test_the_game_limit_is_ten_thousand_codes():
+    ok = _check(_doc({"colors": 10, "pegs": 4, "repetition": True}, {"worst_case": 1}, [{"bound": 1}]))
+    assert ok.valid  # 10,000 codes: at the limit
+    big = _check(_doc({"colors": 11, "pegs": 4, "repetition": True}, {"worst_case": 1}, [{"bound": 1}]))
+    assert big.error == "game: 14641 codes is too many for the lower-bound checker (limit 10000)"
+
+
+def _chain(length: int, last_bound: int):
+    """1 peg x 3 colours: the root's guess 0 leaves {1, 2}; then node k plays 0 again (no
+    information) and points at node k + 1, the same set: a path ``length`` guesses long."""
+    nodes = [{"bound": 2, "guesses": {"0": {"0,0": 1}}}]
+    for k in range(1, length):
+        nodes.append({"bound": 2, "guesses": {"0": {"0,0": k + 1}}})
+    nodes.append({"bound": last_bound})
+    return _doc({"colors": 3, "pegs": 1, "repetition": True}, {"worst_case": 2}, nodes)
+
+
+def test_a_path_of_a_hundred_thousand_guesses_is_checked_without_recursion():
+    assert _check(_chain(100_000, 2)).valid
+    report = _check(_chain(100_000, 3))
+    assert report.status == 1
+    # the path is elided in the middle, and the message stays one short line
+    assert report.error.startswith("node 100000 (bound 3) at 0 -(0,0)-> 0 -(0,0)->")
+    assert "[99988 more steps]" in report.error and len(report.error) < 400 and "\n" not in report.error
+
+
+def test_progress_is_reported_while_nodes_are_checked(monkeypatch):
+    clock = iter(range(10**9))
+    monkeypatch.setattr(verify_bound.time, "monotonic", lambda: next(clock) * 0.6)
+    calls = []
+    raw = json.dumps(_chain(50, 2)).encode()
+    assert verify_bound.check_bytes(raw, progress=lambda done, total: calls.append((done, total))).valid
+    assert calls[-1] == (None, 51) and calls[0][1] == 51
+    done = [d for d, _ in calls[:-1]]
+    assert done == sorted(done) and 49 <= done[-1] <= 51 and len(done) >= 10
+    calls.clear()  # an invalid file ends the progress line too
+    verify_bound.check_bytes(json.dumps(_chain(50, 3)).encode(), progress=lambda d, t: calls.append(d))
+    assert calls[-1] is None

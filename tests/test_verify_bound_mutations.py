@@ -1,0 +1,187 @@
+"""Mutations of valid lower-bound proofs: each single change is rejected unless it provably keeps the
+proof valid.
+
+The corpus writer (tests/data/bounds/make_corpus.py) knows, for every node, its set and whether its
+bound is the exact optimum of that set, and it writes entries only where counting does not refute
+a guess (for totals, the fewest children, largest gain first). So:
+
+* raising an exact bound by one makes a false claim: it must be rejected;
+* dropping a guess entry leaves that guess unrefuted (or a node unreferenced): rejected;
+* dropping one child of a total entry leaves the guess below the bound: rejected;
+* pointing a reference at a node whose set (through the permutation) differs from the class:
+  rejected (a node stands for one set);
+* changing the permutation of a reference (not the first one to its node, which defines the
+  node's set: another image of the class is as good) to one that gives another set: rejected.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from certify import verify_bound
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("make_bound_corpus", ROOT / "tests/data/bounds/make_corpus.py")
+corpus = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(corpus)
+
+NAMES = [n for n in corpus.PROOFS if len(corpus.proof(n)[0]["nodes"]) > 1 or
+         corpus.proof(n)[0]["nodes"][0].get("guesses")]
+
+
+def _check(doc) -> verify_bound.Report:
+    return verify_bound.check_bytes(corpus.dumps(doc))
+
+
+def _perm(ref):
+    if type(ref) is int:
+        return None
+    return tuple(ref["perm"]["pegs"]), tuple(ref["perm"]["colors"])
+
+
+def _target(ref) -> int:
+    return ref if type(ref) is int else ref["node"]
+
+
+def _refs(doc):
+    """(node, guess, key) of every reference."""
+    for i, node in enumerate(doc["nodes"]):
+        for g, entry in sorted(node.get("guesses", {}).items()):
+            if "same_as" not in entry:
+                for key in entry:
+                    yield i, g, key
+
+
+def test_the_mutated_proofs_are_not_trivial():
+    assert len(NAMES) >= 8
+    assert sum(len(list(_refs(corpus.proof(n)[0]))) for n in NAMES) >= 100
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_raising_an_exact_bound_is_rejected(name):
+    doc, info = corpus.proof(name)
+    assert _check(doc).valid
+    exact = [j for j in range(len(doc["nodes"])) if info[j][1] is not None]
+    assert exact and exact[0] == 0
+    for j in exact:
+        bad = copy.deepcopy(doc)
+        bad["nodes"][j]["bound"] += 1
+        if j == 0:  # with the claim, else the claim check alone would catch it
+            key = "worst_case" if "worst_case" in bad["claims"] else "total"
+            bad["claims"][key] += 1
+        report = _check(bad)
+        assert report.status == 1, (name, j)
+        if j:
+            assert f"node {j} " in report.error or "node" in report.error
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_dropping_a_guess_entry_is_rejected(name):
+    doc, _ = corpus.proof(name)
+    for i, node in enumerate(doc["nodes"]):
+        for g in node.get("guesses", {}):
+            bad = copy.deepcopy(doc)
+            del bad["nodes"][i]["guesses"][g]
+            if not bad["nodes"][i]["guesses"]:
+                del bad["nodes"][i]["guesses"]
+            report = _check(bad)
+            assert report.status == 1, (name, i, g)
+            assert f"guess {g} is not refuted" in report.error or "not referenced" in report.error, report.error
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("total")])
+def test_dropping_one_child_of_a_total_entry_is_rejected(name):
+    doc, _ = corpus.proof(name)
+    for i, g, key in _refs(doc):
+        entry = doc["nodes"][i]["guesses"][g]
+        if len(entry) < 2:
+            continue  # dropping the only child is dropping the entry (above)
+        bad = copy.deepcopy(doc)
+        del bad["nodes"][i]["guesses"][g][key]
+        report = _check(bad)
+        assert report.status == 1 and ("is not refuted" in report.error or "not referenced" in report.error), (
+            name, i, g, key, report.error)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pointing_a_reference_at_another_set_is_rejected(name):
+    doc, info = corpus.proof(name)
+    game = corpus.game(corpus.PROOFS[name][0])
+    last = len(doc["nodes"]) - 1
+    tried = 0
+    for i, g, key in _refs(doc):
+        ref = doc["nodes"][i]["guesses"][g][key]
+        j, perm = _target(ref), _perm(ref)
+        C = info[j][0] if perm is None else game.image(perm, info[j][0])  # the class, as written
+        for k in sorted({i + 1, j - 1, j + 1, last} - {j}):
+            if not i < k <= last:
+                continue
+            if (info[k][0] if perm is None else game.image(perm, info[k][0])) == C:
+                continue  # the same set: may well stay valid
+            bad = copy.deepcopy(doc)
+            bad["nodes"][i]["guesses"][g][key] = k if perm is None else {"node": k, "perm": ref["perm"]}
+            report = _check(bad)
+            assert report.status == 1, (name, i, g, key, k)
+            tried += 1
+    assert tried or last <= 1  # one child node: nowhere else to point
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if corpus.PROOFS[n][3]])
+def test_changing_a_permutation_to_one_giving_another_set_is_rejected(name):
+    doc, info = corpus.proof(name)
+    game = corpus.game(corpus.PROOFS[name][0])
+    tried, seen = 0, set()
+    for i, g, key in _refs(doc):
+        ref = doc["nodes"][i]["guesses"][g][key]
+        j = _target(ref)
+        if j not in seen:  # the first reference defines the node's set: another image is as good
+            seen.add(j)
+            continue
+        was = _perm(ref) or (tuple(range(game.pegs)), tuple(range(game.colors)))
+        for P in game.perms()[:12]:
+            if game.image(P, info[j][0]) == game.image(was, info[j][0]):
+                continue
+            bad = copy.deepcopy(doc)
+            bad["nodes"][i]["guesses"][g][key] = {"node": j, "perm": corpus._perm_json(P)}
+            assert _check(bad).status == 1, (name, i, g, key, P)
+            tried += 1
+    if name == "total-2x6":  # where nodes are reached twice through permutations
+        assert tried >= 10
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if corpus.PROOFS[n][3]])
+def test_a_same_as_with_another_target_or_permutation_is_rejected(name):
+    doc, info = corpus.proof(name)
+    game = corpus.game(corpus.PROOFS[name][0])
+    tried = 0
+    for i, node in enumerate(doc["nodes"]):
+        for g, entry in sorted(node.get("guesses", {}).items()):
+            if "same_as" not in entry:
+                continue
+            for P in game.perms()[:12]:
+                h = game.apply(P, g)
+                if game.image(P, info[i][0]) == info[i][0] and h == entry["same_as"]:
+                    continue  # as good as the one written
+                bad = copy.deepcopy(doc)
+                bad["nodes"][i]["guesses"][g] = {"perm": corpus._perm_json(P), "same_as": entry["same_as"]}
+                assert _check(bad).status == 1, (name, i, g, P)
+                tried += 1
+    assert tried
+
+
+def test_every_written_node_bound_is_true():
+    """The oracle behind the mutations: each node's bound is at most the exact optimum of its set."""
+    for name in corpus.PROOFS:
+        doc, info = corpus.proof(name)
+        spec, kind, max_guesses, _ = corpus.PROOFS[name]
+        game = corpus.game(spec)
+        for j, (S, exact) in enumerate(info):
+            if exact is not None:
+                assert doc["nodes"][j]["bound"] == exact
+        truth = game.worst(game.all) if kind == "worst" else game.total(game.all, max_guesses)
+        assert json.loads(corpus.dumps(doc))["nodes"][0]["bound"] == truth

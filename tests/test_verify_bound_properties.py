@@ -1,0 +1,160 @@
+"""Properties of the lower-bound checker on random small games.
+
+* Its bit-set feedback equals verify.feedback on every pair of codes.
+* It accepts what the corpus writer makes (exact proofs), and the proven bound equals the optimum
+  that a second, plain brute force below computes (no memo on sets, no symmetry, lists only).
+* Soundness under random damage: whatever random changes are made to a proof, when the checker
+  still accepts it, the claim is at most the brute-force optimum.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from certify import verify, verify_bound
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("make_bound_corpus", ROOT / "tests/data/bounds/make_corpus.py")
+corpus = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(corpus)
+
+# Games of at most 27 codes (pegs, colors, repetition).
+GAMES = [(1, 2, True), (1, 4, True), (2, 2, True), (2, 3, True), (2, 4, True), (3, 2, True), (3, 3, True),
+         (2, 3, False), (2, 4, False), (3, 3, False), (2, 5, False), (3, 4, False)]
+
+
+def plain_optimum(pegs, colors, repetition, kind, max_guesses=None):
+    """Exact optimum by the plainest search: every guess that splits, recursively."""
+    codes = verify.codes(pegs, colors, repetition)
+    win = (pegs, 0)
+    memo = {}
+
+    def classes(g, S):
+        out = {}
+        for s in S:
+            fb = verify.feedback(g, s)
+            if fb != win:
+                out.setdefault(fb, []).append(s)
+        return [c for c in out.values()]
+
+    def best(S, left):
+        key = (tuple(S), left)
+        if key in memo:
+            return memo[key]
+        if left is not None and left <= 0:
+            return float("inf")
+        if len(S) == 1:
+            return 1
+        values = []
+        for g in codes:
+            parts = classes(g, S)
+            if len(parts) == 1 and len(parts[0]) == len(S):
+                continue
+            nxt = None if left is None else left - 1
+            if kind == "worst":
+                values.append(1 + max((best(c, None) for c in parts), default=0))
+            else:
+                values.append(len(S) + sum(best(c, nxt) for c in parts))
+        memo[key] = min(values)
+        return memo[key]
+
+    return best(codes, max_guesses)
+
+
+def test_bit_set_feedback_is_verify_feedback_on_every_pair():
+    for spec in GAMES + [(4, 4, True), (3, 5, False), (4, 6, False), (2, 6, True)]:
+        game = verify_bound.Game(*spec)
+        for g in range(game.n):
+            got = {}
+            for key, members in game.partition(g):
+                flags = game.flags(members)
+                for k in range(game.n):
+                    if flags[k]:
+                        assert members >> k & 1
+                        got[k] = key
+            for s in range(game.n):
+                b, w = verify.feedback(game.codes[g], game.codes[s])
+                assert got.get(s, f"{spec[0]},0") == f"{b},{w}", (spec, game.codes[g], game.codes[s])
+
+
+def test_counting_bounds_follow_the_documented_formulas():
+    # b = p(p+3)/2 - 1 with repetition; 4 pegs, 6 colours without repetition: 10
+    assert len(verify_bound.Game(4, 6, True).feedbacks) == 13
+    assert len(verify_bound.Game(4, 10, False).feedbacks) == 13
+    assert len(verify_bound.Game(4, 6, False).feedbacks) == 10
+    game = verify_bound.Game(4, 6, True)
+    assert game.solved[:5] == [0, 1, 14, 183, 2380]
+    assert game.worst[183] == 3 and game.worst[184] == 4
+    assert game.total[1] == 1 and game.total[14] == 1 + 2 * 13 and game.total[15] == 1 + 26 + 3
+
+
+def test_permutations_follow_the_documented_convention():
+    game = verify_bound.Game(4, 6, True)
+    perm = ((1, 0, 2, 3), (0, 2, 1, 3, 4, 5))
+    assert game.codes[next(game.moved(perm, 1 << game.by_text["0012"]))] == "0021"
+    game = verify_bound.Game(3, 4, True)
+    perm = ((2, 0, 1), (1, 2, 3, 0))  # y[sigma[i]] = tau[x[i]]: 012 -> y[2]=1, y[0]=2, y[1]=3
+    assert game.codes[next(game.moved(perm, 1 << game.by_text["012"]))] == "231"
+    everything = game.image(perm, game.all)
+    assert everything == game.all and game.invariant(perm, game.all)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=st.sampled_from(GAMES), kind=st.sampled_from(["worst", "total"]), symmetric=st.booleans(),
+       extra=st.sampled_from([None, 0, 1]))
+def test_the_written_proof_is_accepted_and_proves_the_brute_force_optimum(spec, kind, symmetric, extra):
+    game = corpus.game(spec)
+    max_guesses = None
+    if kind == "total" and extra is not None:
+        max_guesses = plain_optimum(*spec, "worst") + extra
+    doc, _ = corpus.write_proof(game, kind, max_guesses, symmetric)
+    report = verify_bound.check_bytes(corpus.dumps(doc))
+    assert report.valid, report.error
+    claim = doc["claims"]["worst_case" if kind == "worst" else "total"]
+    assert claim == plain_optimum(*spec, kind, max_guesses)
+
+
+def _damage(doc, data):
+    """Random changes: bounds moved, references retargeted, entries dropped or added."""
+    nodes = doc["nodes"]
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(nodes) - 1))
+        node = nodes[i]
+        what = data.draw(st.sampled_from(["bound", "retarget", "drop", "claim", "add"]))
+        if what == "bound":
+            node["bound"] = max(0, node["bound"] + data.draw(st.integers(-2, 3)))
+        elif what == "claim":
+            key = "worst_case" if "worst_case" in doc["claims"] else "total"
+            doc["claims"][key] = nodes[0]["bound"] = nodes[0]["bound"] + data.draw(st.integers(1, 3))
+        elif what in ("retarget", "drop") and node.get("guesses"):
+            g = data.draw(st.sampled_from(sorted(node["guesses"])))
+            entry = node["guesses"][g]
+            if what == "drop" or "same_as" in entry:
+                del node["guesses"][g]
+            else:
+                key = data.draw(st.sampled_from(sorted(entry)))
+                entry[key] = data.draw(st.integers(i + 1, len(nodes))) if i + 1 <= len(nodes) else 0
+        elif what == "add" and i + 1 < len(nodes):
+            g = data.draw(st.sampled_from(sorted(verify.codes(doc["game"]["pegs"], doc["game"]["colors"],
+                                                              doc["game"]["repetition"]))))
+            key = data.draw(st.sampled_from(["0,0", "1,0", "0,1", "1,1", "0,2"]))
+            node.setdefault("guesses", {})[g] = {key: data.draw(st.integers(i + 1, len(nodes) - 1))}
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=st.sampled_from(GAMES[:9]), kind=st.sampled_from(["worst", "total"]), data=st.data())
+def test_whatever_the_damage_an_accepted_claim_is_true(spec, kind, data):
+    doc = copy.deepcopy(corpus.write_proof(corpus.game(spec), kind, None, data.draw(st.booleans()))[0])
+    _damage(doc, data)
+    report = verify_bound.check_bytes(corpus.dumps(doc))
+    assert report.status in (0, 1)
+    if report.valid:
+        claim = doc["claims"]["worst_case" if kind == "worst" else "total"]
+        assert claim <= plain_optimum(*spec, kind)
+    else:
+        assert "\n" not in report.error
