@@ -43,6 +43,7 @@ certificates: setup
 
 verify: setup
 	$(PY) -m certify.catalog verify
+	$(PY) -m certify.catalog verify-bounds
 
 # `make bench BENCH_ARGS=--quick` skips 5 pegs x 8 colours.
 bench: setup

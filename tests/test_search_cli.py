@@ -62,3 +62,18 @@ def test_needs_worst_or_total(tmp_path):
     run = certify("bound", "-o", str(tmp_path / "o.json"))
     assert run.returncode == 2
     assert "one of the arguments --worst --total is required" in run.stderr
+
+
+def _pairs():
+    from certify.search import catalog
+
+    for name, pegs, colors, _, kind, _ in catalog.CATALOG:
+        if kind == "total" and colors**pegs <= 400:
+            yield catalog.strategy_name(name), name
+
+
+@pytest.mark.parametrize("strategy,proof", sorted(_pairs()))
+def test_every_small_total_pair_is_optimal(strategy, proof):
+    run = certify("verify", str(ROOT / "certificates" / strategy), "--optimal", str(BOUNDS / proof))
+    assert run.returncode == 0, run.stderr
+    assert "optimal: total" in run.stdout and "= proven minimum" in run.stdout

@@ -208,12 +208,22 @@ class TotalSearch:
             y = same[x]
             _, used = entry.record[y]
             row_y = sp.fb[y][cands]
-            refs = {}
-            for f, v in used.items():
+            children = []  # (what the child adds to counting, feedback, child, its bound)
+            for f in used:
                 child = cands[row_y == f]
+                b = self._bound_of(child, rc)
+                children.append((b - int(self.ctotal[len(child)]), f, child, b))
+            # A guess refuted with room to spare keeps only the children it needs: fewer nodes.
+            children.sort(key=lambda t: (t[0], t[1]))
+            spare = int(value[x]) + sum(t[0] for t in children) - bound
+            while children and children[0][0] <= spare:
+                spare -= children.pop(0)[0]
+            refs = {}
+            for _, f, child, b in sorted(children, key=lambda t: t[1]):
                 fx = int(row_x[child[0]])
-                refs[sp.keys[fx]] = writer.ref(child, self._bound_of(child, rc), child_depth)
-            out[sp.texts[x]] = refs
+                refs[sp.keys[fx]] = writer.ref(child, b, child_depth)
+            if refs:
+                out[sp.texts[x]] = refs
         return out
 
     def _bound_of(self, cands, r) -> int:

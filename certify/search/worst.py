@@ -6,7 +6,7 @@ counting (|C| > N(k-2) settles the guess at once), k <= 2 (any set of 2 needs 2)
 (S needs 3 unless one code splits it into classes of at most one: a compiled scan), and
 |S| < k (playing the candidates one by one settles S within |S|). Results are memoised per
 (candidate set, k); a proven node remembers, for every representative guess, the class it
-chose (None when counting settled it), which is all :meth:`WorstSearch.proof` needs.
+chose (None when counting settled it), which is all :meth:`WorstSearch.prove` needs.
 """
 
 from __future__ import annotations
