@@ -34,7 +34,7 @@ def cmd_play(args) -> int:
         if args.secret is not None and (args.games is not None or args.seed is not None):
             raise CertifyError("give either --secret or --games N --seed K, not both")
     else:
-        _only(args, "--codemaker or --auto", ("seed", "rows", "strategy", "secret", "games"))
+        _only(args, "a game against FILE", ("seed", "rows", "strategy", "secret", "games"))
     _, cert = load_verified(args.file)
     letters = play.parse_letters(args.letters, cert["game"]["colors"]) if args.letters else None
     if args.auto:
@@ -43,14 +43,18 @@ def cmd_play(args) -> int:
     return play.play_tree(cert, sys.stdin, sys.stdout, letters=letters)
 
 
+#: The play options that belong to one mode (or two).
+_MODES = {"seed": "--codemaker or --auto", "rows": "--codemaker", "strategy": "--codemaker",
+          "secret": "--auto", "games": "--auto"}
+
+
 def _only(args, mode: str, names) -> None:
+    """Refuse the options ``names`` (given in ``mode``) with the mode they go with."""
     from ..errors import CertifyError
 
-    given = [f"--{n}" for n in names if getattr(args, n) is not None]
-    if given:
-        raise CertifyError(f"{', '.join(given)} do{'es' if len(given) == 1 else ''} not go with "
-                           f"{'this mode' if mode.startswith('--codemaker or') else mode}"
-                           + (f" (only with {mode})" if mode.startswith("--codemaker or") else ""))
+    for name in names:
+        if getattr(args, name) is not None:
+            raise CertifyError(f"--{name} goes with {_MODES[name]}, not {mode}")
 
 
 def cmd_consistent(args) -> int:
