@@ -12,6 +12,10 @@ def cmd_play(args) -> int:
     from ..errors import CertifyError
     from ..game import Game
 
+    # Bytes that are not text (or a terminal that cannot show ●) are a mistake to answer, not a crash.
+    for stream in (sys.stdin, sys.stdout):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     game_given = args.pegs is not None or args.colors is not None or args.no_repetition
     modes = [m for m, on in (("--codemaker", args.codemaker), ("--auto", args.auto)) if on]
     if len(modes) > 1:
