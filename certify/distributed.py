@@ -59,6 +59,8 @@ def _strategy(recipe):
         from .game import Game
         from .strategies import get_strategy
 
+        if len(cache) >= 2:  # a long-lived worker serves build after build: keep the latest only
+            cache.clear()
         name, key, options = recipe
         strategy = cache[recipe] = get_strategy(name)(Game(*key), **dict(options))
     return strategy

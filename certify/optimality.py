@@ -33,14 +33,15 @@ def kind_of(raw: bytes) -> str:
     return LOWER_BOUND if m and m.group(1).decode(errors="replace") == verify_bound.FORMAT else STRATEGY
 
 
-def _check(kind: str, raw: bytes, path, max_guesses, keep: bool):
+def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress):
     if kind == LOWER_BOUND:
-        return verify_bound.check_bytes(raw, path)
+        return verify_bound.check_bytes(raw, path, progress)
     return verify.verify_bytes(raw, path, max_guesses, keep=keep)
 
 
-def check_any(path, max_guesses=None, keep=False, on_wait=None):
-    """(kind, report) of a file read once. ``max_guesses`` applies to strategy certificates only."""
+def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None):
+    """(kind, report) of a file read once. ``max_guesses`` applies to strategy certificates only;
+    ``progress(done, total)`` is called while a lower bound's nodes are checked."""
     try:
         raw = verify.read_input(path, on_wait)
     except verify.Unreadable as e:
@@ -52,10 +53,10 @@ def check_any(path, max_guesses=None, keep=False, on_wait=None):
         report.status, report.error = verify.EXIT_INVALID, str(e)
         return STRATEGY, report
     kind = kind_of(raw)
-    report = _check(kind, raw, path, max_guesses, keep)
+    report = _check(kind, raw, path, max_guesses, keep, progress)
     if not report.valid and (report.error or "").startswith("format: expected") and _OTHER[kind] in report.error:
         kind = LOWER_BOUND if kind == STRATEGY else STRATEGY
-        report = _check(kind, raw, path, max_guesses, keep)
+        report = _check(kind, raw, path, max_guesses, keep, progress)
     return kind, report
 
 

@@ -28,6 +28,7 @@ import math
 import operator
 import re
 import sys
+import time
 import zlib
 
 try:
@@ -430,6 +431,7 @@ def _nodes(nodes: list, game: Game):
                 children.append((key, j, perm))
             guesses[g] = ("children", children)
         out.append((bound, guesses))
+        nodes[i] = None  # the parsed JSON of the node is no longer needed: memory peaks lower
     return out
 
 
@@ -462,11 +464,20 @@ class _Proof:
     def where(self, node: int) -> str:
         return f"node {node} (bound {self.nodes[node][0]}) at {self.path(node)}"
 
-    def check(self) -> None:
-        for i in range(len(self.nodes)):
-            if self.sets[i] is None:
-                raise Invalid(f"node {i}: not referenced by any earlier node")
-            self.check_node(i)
+    def check(self, progress=None) -> None:
+        """Every node in index order; ``progress(done, total)`` is called about once a second."""
+        next_time, total, shown = time.monotonic() + 1, len(self.nodes), False
+        try:
+            for i in range(total):
+                if self.sets[i] is None:
+                    raise Invalid(f"node {i}: not referenced by any earlier node")
+                self.check_node(i)
+                if progress is not None and time.monotonic() > next_time:
+                    progress(i + 1, total)
+                    next_time, shown = time.monotonic() + 1, True
+        finally:
+            if shown:
+                progress(None, total)  # ends the progress line
 
     def check_node(self, i: int) -> None:
         game, (d, entries) = self.game, self.nodes[i]
@@ -644,8 +655,9 @@ class Report:
         return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
 
 
-def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
-    """Check a certificate given as bytes (plain or gzipped JSON)."""
+def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
+    """Check a certificate given as bytes (plain or gzipped JSON); ``progress(done, total)`` is
+    called about once a second while nodes are checked."""
     report = Report(file)
     try:
         doc = parse(raw)
@@ -657,7 +669,7 @@ def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
         proof = _Proof(game, claims, nodes)
-        proof.check()
+        proof.check(progress)
         report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
         report.claims, report.secrets, report.checked = claims, game.n, proof.stats
     except Invalid as e:
@@ -667,7 +679,7 @@ def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
     return report
 
 
-def check_file(path, on_wait=None) -> Report:
+def check_file(path, on_wait=None, progress=None) -> Report:
     """Check a certificate file, read once; an unreadable file gives status 2."""
     try:
         raw = verify.read_input(path, on_wait)
@@ -679,7 +691,15 @@ def check_file(path, on_wait=None) -> Report:
         report = Report(path)
         report.status, report.error = EXIT_INVALID, str(e)
         return report
-    return check_bytes(raw, path)
+    return check_bytes(raw, path, progress)
+
+
+def progress_printer(err):
+    """A progress callback that redraws one line on ``err`` (for a terminal); None ends the line."""
+    def show(done, total: int) -> None:
+        print("" if done is None else f"\rchecked {done}/{total} nodes", end="" if done else "\n",
+              file=err, flush=True)
+    return show
 
 
 def reports_json(reports) -> bytes:
@@ -691,7 +711,8 @@ def reports_json(reports) -> bytes:
 def run(files, as_json=False, out=None, err=None) -> int:
     """Check files, print one line each (or a JSON report); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
-    reports = [check_file(f, on_wait=lambda note: print(note, file=err, flush=True)) for f in files]
+    progress = progress_printer(err) if err.isatty() else None
+    reports = [check_file(f, lambda note: print(note, file=err, flush=True), progress) for f in files]
     try:
         if as_json:
             out.write(reports_json(reports).decode())

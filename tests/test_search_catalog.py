@@ -41,6 +41,17 @@ def test_rebuild_is_byte_identical(name, tmp_path):
         assert (tmp_path / strategy).read_bytes() == (catalog.ROOT.parent / strategy).read_bytes()
 
 
+@pytest.mark.parametrize("name", sorted(ENTRIES))  # Bulls and Cows takes the most (a minute or two)
+def test_checker_accepts_every_committed_proof(name):
+    from certify import verify_bound
+
+    _, pegs, colors, repetition, _, claim = ENTRIES[name]
+    report = verify_bound.check_file(str(catalog.ROOT / name))
+    assert report.valid, report.line()
+    assert report.game == {"pegs": pegs, "colors": colors, "repetition": repetition}
+    assert report.claims == claim
+
+
 def test_every_total_has_its_strategy_in_the_main_catalogue():
     from certify import catalog as main
 
@@ -49,6 +60,10 @@ def test_every_total_has_its_strategy_in_the_main_catalogue():
         if kind == "total":
             entry = listed[catalog.strategy_name(name)]
             assert entry[1:5] == (main.SEARCHED, pegs, colors, repetition)
+            claims = orjson.loads((catalog.ROOT.parent / entry[0]).read_bytes())["claims"]
+            # The strategy meets the proven bound (test_catalog verifies the strategy itself).
+            assert claims["total_guesses"] == claim["total"]
+            assert claims["max_guesses"] <= claim.get("max_guesses", claims["max_guesses"])
 
 
 def _imports(path: Path) -> set[str]:
@@ -83,3 +98,30 @@ def test_only_the_bound_command_imports_the_search():
             continue
         bad = {m for m in _imports(path) if m.startswith("certify.search")}
         assert not bad, f"{path.relative_to(PACKAGE)} imports {bad}"
+
+
+#: A committed strategy whose maximum meets each worst-case proof: the least worst case, both ways.
+WORST_MET_BY = {
+    "worst-case-3x3.json": "knuth-3x3.json",
+    "worst-case-4x4.json": "knuth-4x4.json",
+    "worst-case-4x5.json": "knuth-4x5.json",
+    "worst-case-4x6.json": "knuth-4x6.json",
+    "worst-case-4x6-norep.json": "optimal-total-4x6-norep.json",
+    "worst-case-4x7.json.gz": "knuth-4x7.json",
+    "worst-case-4x10-norep.json.gz": "knuth-4x10-norep.json",
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORST_MET_BY))
+def test_worst_case_proofs_are_met_by_a_committed_strategy(name):
+    from certify import verify
+
+    _, pegs, colors, repetition, kind, claim = ENTRIES[name]
+    report = verify.verify_file(str(catalog.ROOT.parent / WORST_MET_BY[name]))
+    assert report.valid, report.line()
+    assert report.game == {"pegs": pegs, "colors": colors, "repetition": repetition}
+    assert report.claims["max_guesses"] == claim["worst_case"]
+
+
+def test_every_worst_case_proof_is_paired():
+    assert set(WORST_MET_BY) == {e[0] for e in catalog.CATALOG if e[4] == "worst"}

@@ -66,3 +66,17 @@ def test_a_path_of_a_hundred_thousand_guesses_is_checked_without_recursion():
     # the path is elided in the middle, and the message stays one short line
     assert report.error.startswith("node 100000 (bound 3) at 0 -(0,0)-> 0 -(0,0)->")
     assert "[99988 more steps]" in report.error and len(report.error) < 400 and "\n" not in report.error
+
+
+def test_progress_is_reported_while_nodes_are_checked(monkeypatch):
+    clock = iter(range(10**9))
+    monkeypatch.setattr(verify_bound.time, "monotonic", lambda: next(clock) * 0.6)
+    calls = []
+    raw = json.dumps(_chain(50, 2)).encode()
+    assert verify_bound.check_bytes(raw, progress=lambda done, total: calls.append((done, total))).valid
+    assert calls[-1] == (None, 51) and calls[0][1] == 51
+    done = [d for d, _ in calls[:-1]]
+    assert done == sorted(done) and 49 <= done[-1] <= 51 and len(done) >= 10
+    calls.clear()  # an invalid file ends the progress line too
+    verify_bound.check_bytes(json.dumps(_chain(50, 3)).encode(), progress=lambda d, t: calls.append(d))
+    assert calls[-1] is None

@@ -11,12 +11,19 @@ def _wait(note: str) -> None:
     print(note, file=sys.stderr, flush=True)
 
 
+def _progress():
+    """Progress of a long lower-bound check on stderr, when it is a terminal."""
+    from ..verify_bound import progress_printer
+
+    return progress_printer(sys.stderr) if sys.stderr.isatty() else None
+
+
 def cmd_verify(args) -> int:
     if args.optimal is not None:
         return _optimal(args.files, args.optimal, args.json)
     from ..optimality import check_any
 
-    results = [check_any(f, args.max_guesses, on_wait=_wait) for f in args.files]
+    results = [check_any(f, args.max_guesses, on_wait=_wait, progress=_progress()) for f in args.files]
     if args.json:
         print_json({"report_version": 1, "tool": "certify.verify",
                     "results": [dict(r.to_json(), kind=kind) for kind, r in results]})
@@ -33,7 +40,7 @@ def _checked(path: str, want: str):
     from ..optimality import check_any
     from ..text import shown
 
-    kind, report = check_any(path, on_wait=_wait)
+    kind, report = check_any(path, on_wait=_wait, progress=_progress())
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)

@@ -50,6 +50,7 @@ CATALOG: list[tuple[str, int, int, bool, str, dict]] = [
     ("total-4x4-norep.json", 4, 4, False, "total", {"total": 86}),
     ("total-4x5-norep.json", 4, 5, False, "total", {"total": 462}),
     ("total-4x6-norep.json", 4, 6, False, "total", {"total": 1446}),
+    ("total-4x6.json.gz", 4, 6, True, "total", {"total": 5625}),  # Koyama and Lai 1993
     # Where the unlimited optimum above uses more guesses than the least worst case: the same
     # total within the least worst case.
     ("total-2x5-max4.json", 2, 5, True, "total", {"max_guesses": 4, "total": 81}),

@@ -43,17 +43,35 @@ class Symmetry:
         self._values = game._values  # base-c value of every code: increasing in code order
         self._stabilizers: dict[tuple, list] = {}
         self._masks: dict[tuple, np.ndarray] = {}
+        # depth -> (guesses played, {zero colours: result}). The result depends on the history's
+        # guesses (free colours, stabilizer) and the zero colours only, so siblings (same guesses,
+        # another answer) share it; the builder visits siblings depth-first, one depth at a time.
+        self._recent: dict[int, tuple] = {}
 
     def guesses(self, candidates: np.ndarray, history: tuple, pool: np.ndarray | None = None) -> np.ndarray:
         """The codes of ``pool`` (default: every code), in code order, minus those a lower
         code stands for."""
         game = self.game
-        p, c = game.pegs, game.colors
-        played = np.zeros(c, dtype=bool)
+        played = np.zeros(game.colors, dtype=bool)
         for guess, _ in history:
             played[game.digits[guess]] = True
         free = tuple(np.flatnonzero(~played).tolist())
         zero = tuple(np.flatnonzero(~game.counts[candidates].any(axis=0)).tolist())
+        if pool is None:
+            played_guesses = tuple(guess for guess, _ in history)
+            level = self._recent.get(len(history))
+            if level is None or level[0] != played_guesses:
+                level = self._recent[len(history)] = (played_guesses, {})
+            found = level[1].get(zero)
+            if found is None:
+                found = level[1][zero] = self._filter(candidates, history, free, zero, None)
+                found.flags.writeable = False  # shared between siblings
+            return found
+        return self._filter(candidates, history, free, zero, pool)
+
+    def _filter(self, candidates, history, free, zero, pool):
+        game = self.game
+        p, c = game.pegs, game.colors
         keep = self._mask(("free", free)) & self._mask(("zero", zero))
         if pool is None:
             pool = np.flatnonzero(keep)

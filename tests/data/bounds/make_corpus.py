@@ -305,6 +305,9 @@ def corpus():
     single = {"claims": {"worst_case": 5}, "format": FORMAT, "game": {"colors": 6, "pegs": 4,
               "repetition": True}, "nodes": [{"bound": 5}], "version": 1}
     valid["worst-4x6-counting-only.json"] = dumps(single)
+    one = {"claims": {"worst_case": 3}, "format": FORMAT, "game": {"colors": 3, "pegs": 1,
+           "repetition": True}, "nodes": [{"bound": 3}], "version": 1}
+    valid["worst-1x3-counting-only.json"] = dumps(one)
     invalid, expected = {}, {}
     for name, data, status, reason in _invalid():
         invalid[name] = data
@@ -384,6 +387,14 @@ def _invalid():
     leaf = next(i for i in range(1, len(doc["nodes"])) if "guesses" not in doc["nodes"][i] and info[i][1])
     doc["nodes"][leaf]["bound"] += 1
     yield "inflated-counting-leaf-total.json", d(doc), 1, "is not refuted"
+
+    # A class exactly at the counting limit does not refute: 1x3, b = 1, N(2) = 2; every guess
+    # leaves the two other codes, which 2 guesses can solve, so 4 guesses are not necessary.
+    doc = {"claims": {"worst_case": 4}, "format": FORMAT, "game": {"colors": 3, "pegs": 1,
+           "repetition": True}, "nodes": [{"bound": 4}], "version": 1}
+    yield "counting-class-at-the-limit.json", d(doc), 1, "node 0 (bound 4) at root: guess 0 is not refuted"
+    doc["claims"], doc["nodes"] = {"total": 7}, [{"bound": 7}]  # 1 + 2 + 3 = 6 is the optimum
+    yield "counting-total-above-the-limit.json", d(doc), 1, "guess 0 is not refuted: it gives at least 6 guesses in total, below the bound 7"
 
     # Wrong permutations.
     doc = _copy("worst-3x3-symmetric")

@@ -1,0 +1,96 @@
+"""The committed lower-bound proofs (certificates/bounds/, built by `certify bound`) under the checker:
+every one is accepted with the claims its manifest lists, the worst-case ones meet the committed
+strategy certificates (optimal), and mutations that make a claim false are rejected."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from certify import optimality, verify, verify_bound
+
+ROOT = Path(__file__).resolve().parent.parent
+BOUNDS = ROOT / "certificates" / "bounds"
+INDEX = json.loads((BOUNDS / "index.json").read_text())
+PROOFS = sorted(p for p in BOUNDS.glob("*.json*") if p.name != "index.json")
+SMALL = [p for p in PROOFS if p.stat().st_size < 100_000]
+
+
+def _load(path: Path) -> dict:
+    return verify_bound.parse(path.read_bytes())
+
+
+def _label(game) -> str:
+    return f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else "-norep")
+
+
+def test_every_committed_proof_is_accepted_with_its_manifest_claims():
+    listed = {entry["file"]: entry for entry in INDEX["proofs"]}
+    assert sorted(listed) == [p.name for p in PROOFS]
+    assert {"worst-case-4x6.json", "worst-case-4x7.json.gz", "worst-case-4x10-norep.json.gz"} <= set(listed)
+    # one process of the standalone checker for all of them (Bulls and Cows takes most of the time)
+    proc = subprocess.run([sys.executable, str(ROOT / "certify" / "verify_bound.py"), "--json", *map(str, PROOFS)],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    for result in json.loads(proc.stdout)["results"]:
+        entry = listed[Path(result["file"]).name]
+        assert result["claims"] == entry["claims"] and result["game"] == entry["game"]
+        assert result["checked"]["nodes"] == entry["nodes"]
+
+
+@pytest.mark.parametrize("path", [p for p in PROOFS if p.name.startswith("worst-case-")],
+                         ids=lambda p: p.name)
+def test_worst_case_proofs_meet_the_knuth_certificates(path, tmp_path):
+    game = _load(path)["game"]
+    strategy = ROOT / "certificates" / f"knuth-{_label(game)}.json"
+    if not strategy.exists():  # not committed: build it
+        strategy = tmp_path / strategy.name
+        build = ["build", "knuth", "--pegs", str(game["pegs"]), "--colors", str(game["colors"]), "-q", "-o",
+                 str(strategy)] + ([] if game["repetition"] else ["--no-repetition"])
+        assert subprocess.run([sys.executable, "-m", "certify", *build], timeout=300).returncode == 0
+    if path.stat().st_size > 100_000:  # checked once above; here the claims as the manifest gives them
+        entry = next(e for e in INDEX["proofs"] if e["file"] == path.name)
+        assert verify.verify_file(str(strategy)).replayed["max_guesses"] == entry["claims"]["worst_case"]
+        return
+    bound = verify_bound.check_file(str(path))
+    result = optimality.compare(verify.verify_file(str(strategy)), bound)
+    assert result["optimal"], result["text"]
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+def test_false_claims_are_rejected(path):
+    doc = _load(path)
+    assert verify_bound.check_bytes(path.read_bytes()).valid
+    key = "worst_case" if "worst_case" in doc["claims"] else "total"
+    n = verify._n_codes(doc["game"]["pegs"], doc["game"]["colors"], doc["game"]["repetition"])
+    # Above the optimum (the knuth certificate shows the worst case; totals: a known optimum)
+    bad = copy.deepcopy(doc)
+    bad["claims"][key] += 1
+    bad["nodes"][0]["bound"] += 1
+    if key == "worst_case":
+        report = verify_bound.check_bytes(json.dumps(bad).encode())
+        assert report.status == 1 and "node 0 " in report.error and "is not refuted" in report.error
+    # Any node claiming more than any set can need: a set S is always solved within |S| <= n
+    # guesses (play its codes one by one), so n + 1 guesses (n*n + 1 in total) is false.
+    if "max_guesses" in doc["claims"]:
+        return  # a node no strategy can solve in time holds any bound
+    last = len(doc["nodes"]) - 1
+    for j in sorted({1, 2, last // 3, last // 2, last} & set(range(1, last + 1))):
+        bad = copy.deepcopy(doc)
+        bad["nodes"][j]["bound"] = n + 1 if key == "worst_case" else n * n + 1
+        report = verify_bound.check_bytes(json.dumps(bad).encode())
+        assert report.status == 1, (path.name, j)
+        assert f"node {j} " in report.error, report.error
+
+
+@pytest.mark.parametrize("path", SMALL, ids=lambda p: p.name)
+def test_committed_proofs_fit_the_schema(path):
+    import jsonschema
+
+    schema = json.loads((ROOT / "docs" / "lower-bound.schema.json").read_text())
+    jsonschema.validate(_load(path), schema)
