@@ -201,11 +201,12 @@ def test_auto_random_games_table(knuth):
 
 @pytest.mark.parametrize("args,message", [
     (["--auto", KNUTH, "--secret", "0011", "--games", 3], "not both"),
-    (["--auto", KNUTH, "--rows", 3], "--rows does not go with --auto"),
+    (["--auto", KNUTH, "--rows", 3], "--rows goes with --codemaker, not --auto"),
+    (["--codemaker", "--games", 3], "--games goes with --auto, not --codemaker"),
     (["--auto", "--codemaker"], "not both"),
     (["--auto", KNUTH, "--secret", "0019"], "colour '9'"),
     (["--auto", KNUTH, "--games", 0], "expected a number >= 1"),
-    ([KNUTH, "--rows", 3], "only with --codemaker or --auto"),
+    ([KNUTH, "--seed", 3], "--seed goes with --codemaker or --auto, not a game against FILE"),
     (["--codemaker", "--strategy", "nope"], "unknown strategy 'nope'"),
 ])
 def test_play_mode_mistakes(args, message):

@@ -191,3 +191,14 @@ def test_pegs_refuse_non_ascii_digits():
     run = certify("consistent", "--pegs", "\uff14", "0011=1,0")
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "expected a whole number" in run.stderr
+
+
+def test_input_that_is_not_text_is_asked_again():
+    import os
+
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")
+    for args in (["play", KNUTH], ["play", "--codemaker", "--seed", 1]):
+        run = subprocess.run([sys.executable, "-m", "certify", *map(str, args)], input=b"\xff\xfe,1\n",
+                             capture_output=True, cwd=ROOT, timeout=60, env=env)
+        assert b"Traceback" not in run.stderr and run.returncode == 2, run.stderr[-300:]
+        assert b"try again" in run.stdout

@@ -12,6 +12,10 @@ def cmd_play(args) -> int:
     from ..errors import CertifyError
     from ..game import Game
 
+    # Bytes that are not text (or a terminal that cannot show ●) are a mistake to answer, not a crash.
+    for stream in (sys.stdin, sys.stdout):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     game_given = args.pegs is not None or args.colors is not None or args.no_repetition
     modes = [m for m, on in (("--codemaker", args.codemaker), ("--auto", args.auto)) if on]
     if len(modes) > 1:
@@ -34,7 +38,7 @@ def cmd_play(args) -> int:
         if args.secret is not None and (args.games is not None or args.seed is not None):
             raise CertifyError("give either --secret or --games N --seed K, not both")
     else:
-        _only(args, "--codemaker or --auto", ("seed", "rows", "strategy", "secret", "games"))
+        _only(args, "a game against FILE", ("seed", "rows", "strategy", "secret", "games"))
     _, cert = load_verified(args.file)
     letters = play.parse_letters(args.letters, cert["game"]["colors"]) if args.letters else None
     if args.auto:
@@ -43,14 +47,18 @@ def cmd_play(args) -> int:
     return play.play_tree(cert, sys.stdin, sys.stdout, letters=letters)
 
 
+#: The play options that belong to one mode (or two).
+_MODES = {"seed": "--codemaker or --auto", "rows": "--codemaker", "strategy": "--codemaker",
+          "secret": "--auto", "games": "--auto"}
+
+
 def _only(args, mode: str, names) -> None:
+    """Refuse the options ``names`` (given in ``mode``) with the mode they go with."""
     from ..errors import CertifyError
 
-    given = [f"--{n}" for n in names if getattr(args, n) is not None]
-    if given:
-        raise CertifyError(f"{', '.join(given)} do{'es' if len(given) == 1 else ''} not go with "
-                           f"{'this mode' if mode.startswith('--codemaker or') else mode}"
-                           + (f" (only with {mode})" if mode.startswith("--codemaker or") else ""))
+    for name in names:
+        if getattr(args, name) is not None:
+            raise CertifyError(f"--{name} goes with {_MODES[name]}, not {mode}")
 
 
 def cmd_consistent(args) -> int:
