@@ -131,15 +131,12 @@ def csv_text(rows) -> str:
 
 def plot(rows, out, inputs=()) -> None:
     """The cumulative curves (% of the secrets found within k guesses) of every row on one chart."""
-    import io
-
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from .files import write_output
-    from .plot import plot_format
+    from .plot import plot_format, save
     from .render import PALETTE
 
     fmt = plot_format(out)
@@ -164,13 +161,7 @@ def plot(rows, out, inputs=()) -> None:
     ax.legend(fontsize=8, loc="lower right")
     ax.set_title("cumulative distributions, replayed by the verifier", fontsize=11)
     fig.tight_layout()
-    buf = io.BytesIO()
-    metadata = {"svg": {"Date": None, "Creator": None}, "pdf": {"CreationDate": None, "Creator": None,
-                                                               "Producer": None},
-                "png": {"Software": None}}[fmt]
-    with matplotlib.rc_context({"svg.hashsalt": "certify", "svg.fonttype": "none"}):
-        fig.savefig(buf, format=fmt, metadata=metadata)
-    write_output(out, buf.getvalue(), inputs)
+    save(fig, out, fmt, inputs)
 
 
 def to_json(rows) -> dict:

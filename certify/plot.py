@@ -7,9 +7,7 @@ with its count, the mean marked. Only the verifier's replayed figures are plotte
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
-from .errors import CertifyError
 
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 BAR = "#0072B2"
@@ -97,15 +95,20 @@ def figure(report):
 
 def plot_distribution(report, out, inputs=()) -> None:
     """Write the bar chart of ``report.replayed`` (a valid verifier Report) to ``out``."""
+    fmt = plot_format(out)
+    fig, _ = figure(report)
+
+    save(fig, out, fmt, inputs)
+
+
+def save(fig, out, fmt: str, inputs=()) -> None:
+    """Write a matplotlib figure with no dates or software versions in the file, so re-running
+    gives the same bytes."""
     import matplotlib
 
     from .files import write_output
 
-    fmt = plot_format(out)
-    fig, _ = figure(report)
-
     buf = io.BytesIO()
-    # No dates or software versions in the file, so re-running gives the same bytes.
     metadata = {"svg": {"Date": None, "Creator": None}, "pdf": {"CreationDate": None, "Creator": None,
                                                                "Producer": None},
                 "png": {"Software": None}}[fmt]
