@@ -19,8 +19,10 @@ run: setup
 		$(CERTIFY) render build/knuth-4x6.json -o build/knuth-4x6-overview.svg; \
 	else echo "(no Graphviz dot: the picture is left out; tools/system-packages.sh says how to install it)"; fi
 
+# `make test TESTS=tests/test_render.py` runs part of the suite.
+TESTS ?=
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(TESTS)
 
 setup: $(STAMP) dot
 

@@ -83,27 +83,47 @@ def test_bytes_do_not_depend_on_how_the_tree_is_cut(client):
     assert _remote(client, "knuth", game, options) == _local("knuth", game, first="0123")
 
 
-def test_a_killed_worker_is_replaced_and_the_bytes_stay(client):
-    """SIGKILL a worker process that is running tasks, in the middle of a build: Dask runs
-    those tasks again elsewhere and the certificate keeps its bytes."""
+def test_a_killed_worker_is_replaced_and_the_bytes_stay(client, tmp_path):
+    """SIGKILL a worker process while it runs a task, in the middle of a build: Dask runs that
+    task again elsewhere and the certificate keeps its bytes.
+
+    The worker kills itself from its event loop, after writing down the tasks its executor thread
+    is running: the loop is what would report them finished, so the scheduler cannot have
+    their results and must run them again (asking from here, then killing, is a race that a
+    fast task wins)."""
     game = Game(5, 5)
     killed = {}
 
-    def progress(n):
-        if killed or n == 1:  # wait for a first subtree batch: the cluster is busy then
+    async def die_if_busy(dask_worker, path):  # a coroutine: run() may then not wait
+        keys = sorted(str(ts.key) for ts in dask_worker.state.executing)
+        if not keys:
+            Path(path + ".idle").write_text("")
             return
-        busy = {w: keys for w, keys in client.processing().items() if keys}
-        address = sorted(busy)[0]
-        pid = client.run(os.getpid, workers=[address])[address]
-        os.kill(pid, signal.SIGKILL)
-        killed.update(pid=pid, keys=set(busy[address]))
+        Path(path).write_text(json.dumps([os.getpid(), keys]))
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def progress(n):
+        if killed:
+            return
+        for attempt, address in enumerate(sorted(client.scheduler_info()["workers"])):
+            mark = tmp_path / f"kill-{len(list(tmp_path.iterdir()))}"
+            client.run(die_if_busy, path=str(mark), workers=[address], wait=False)
+            deadline = time.monotonic() + 10
+            while not (mark.exists() or Path(str(mark) + ".idle").exists()):
+                assert time.monotonic() < deadline, "the worker neither answered nor died"
+                time.sleep(0.005)
+            if mark.exists():
+                time.sleep(0.05)  # the file is written before the kill
+                pid, keys = json.loads(mark.read_text())
+                killed.update(pid=pid, keys=set(keys))
+                return
 
     assert _remote(client, "knuth", game, progress=progress) == _local("knuth", game)
-    assert killed
+    assert killed, "no worker was ever caught running a task"
     runs = client.run_on_scheduler(lambda dask_scheduler, keys: {
         k: sum(1 for key, _, finish, *_ in dask_scheduler.transition_log
-               if key == k and finish == "processing") for k in keys}, keys=killed["keys"])
-    assert max(runs.values()) >= 2, runs  # a task of the dead worker was run again
+               if str(key) == k and finish == "processing") for k in keys}, keys=killed["keys"])
+    assert min(runs.values()) >= 2, runs  # every task of the dead worker was run again
     client.wait_for_workers(2, timeout=60)  # and the nanny started a new worker process
     assert killed["pid"] not in client.run(os.getpid).values()
 
