@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import gzip
 import io
-import itertools
 import json
-import operator
 import re
 import sys
 import time
 import zlib
+
+import numpy as np
 
 try:
     from . import verify
@@ -52,8 +52,8 @@ MAX_META_DEPTH = verify.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _short, _what, _display = verify._short, verify._what, verify._display
-_FLAG = bytes.maketrans(b"01", b"\0\1")  # text of bits -> bytes 0/1, and back
-_DIGIT = bytes.maketrans(b"\0\1", b"01")
+#: Most (guess, secret) pairs held at once while class sizes are counted (8 bytes each).
+BLOCK = 1 << 22
 
 
 class Invalid(Exception):
@@ -146,34 +146,41 @@ def _scan_meta(value, where: str) -> None:
 # -- the game ---------------------------------------------------------------------------------
 
 class Game:
-    """Codes, bit sets and counting bounds of one game."""
+    """Codes, feedback table and counting bounds of one game."""
 
     def __init__(self, pegs: int, colors: int, repetition: bool) -> None:
         self.pegs, self.colors, self.repetition = pegs, colors, repetition
         self.codes = verify.codes(pegs, colors, repetition)  # in code order
         self.n = n = len(self.codes)
-        self.digits = [tuple(verify.ALPHABET.index(ch) for ch in code) for code in self.codes]
         self.by_text = {code: k for k, code in enumerate(self.codes)}
-        self.column = [[d[i] for d in self.digits] for i in range(pegs)]
-        self._largest = self._masks = None
-        self.rank = {sum(c * colors ** (pegs - 1 - i) for i, c in enumerate(d)): k
-                     for k, d in enumerate(self.digits)}
-        self.all = (1 << n) - 1
-        # at[i][c]: codes with colour c at peg i; least[c][k]: codes holding colour c at least k times.
-        self.at = [[0] * colors for _ in range(pegs)]
-        self.least = [[0] * (pegs + 1) for _ in range(colors)]
-        for k, d in enumerate(self.digits):
-            bit = 1 << k
-            for i, c in enumerate(d):
-                self.at[i][c] |= bit
-            for c in set(d):
-                for m in range(1, d.count(c) + 1):
-                    self.least[c][m] |= bit
-        # The non-winning feedbacks any guess can give (docs: "b").
+        digits = np.array([[verify.ALPHABET.index(ch) for ch in code] for code in self.codes], np.int64)
+        self.digits = digits.reshape(n, pegs)
+        self.weight = colors ** np.arange(pegs - 1, -1, -1)  # code order = order of these numbers
+        self.value = self.digits @ self.weight
+        if not np.all(self.value[1:] > self.value[:-1]):
+            raise RuntimeError("codes are not in code order")
+        # The non-winning feedbacks any guess can give (docs: "b"); class k is keys[k], the win is
+        # class b (the last).
         low = 0 if repetition else max(0, 2 * pegs - colors)
         self.feedbacks = [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b)
                           if b + w >= low and (b, w) not in ((pegs - 1, 1), (pegs, 0))]
-        b = len(self.feedbacks)
+        self.keys = [f"{b},{w}" for b, w in self.feedbacks]
+        self.class_of = {key: k for k, key in enumerate(self.keys)}
+        self.win = b = len(self.feedbacks)
+        number = np.full((pegs + 1, pegs + 1), -1)  # (black, white) -> class
+        for k, (black, white) in enumerate(self.feedbacks):
+            number[black, white] = k
+        number[pegs, 0] = b
+        # table[g, s]: the class of feedback(g, s). black = #pegs where the colours are equal;
+        # black + white = sum over colours of min(count in g, count in s).
+        held = (self.digits[:, :, None] == np.arange(colors)).sum(axis=1)  # n x colors counts
+        self.table = np.empty((n, n), np.uint8)
+        for g in range(n):
+            black = (self.digits == self.digits[g]).sum(axis=1)
+            row = number[black, np.minimum(held, held[g]).sum(axis=1) - black]
+            if row.min() < 0:  # b would be too small: never trust it
+                raise RuntimeError(f"guess {self.codes[g]}: a feedback outside the counted ones")
+            self.table[g] = row
         # solved[k] = N(k): most secrets solvable within k guesses, up to the first k with N(k) >= n.
         self.solved = [0]
         while self.solved[-1] < n:
@@ -193,79 +200,43 @@ class Game:
             placed += 1
             acc += depth
             self.total[s] = acc
-        self._parts: dict[int, list] = {}
+        self.total_of = np.array(self.total, np.int64)
 
     def fits(self, size: int, k: int) -> bool:
         """Can ``size`` secrets be solved within k guesses, by counting (size <= N(k))?"""
         return k >= 0 and (k >= len(self.solved) or size <= self.solved[k])
 
-    def partition(self, g: int) -> list:
-        """[(feedback, bit set of all codes giving it)] for guess g, win excluded, empty excluded."""
-        parts = self._parts.get(g)
-        if parts is None:
-            d = self.digits[g]
-            exact = [self.at[i][c] for i, c in enumerate(d)]
-            common = [self.least[c][m] for c in set(d) for m in range(1, d.count(c) + 1)]
-            black, shared = _exactly(exact, self.all), _exactly(common, self.all)
-            parts = []
-            for b in range(self.pegs + 1):
-                for w in range(self.pegs + 1 - b):
-                    members = black[b] & shared[b + w]
-                    if members and (b, w) != (self.pegs, 0):
-                        if (b, w) not in self.feedbacks:  # b would be too small: never trust it
-                            raise RuntimeError(f"feedback {b},{w} outside the counted ones")
-                        parts.append((f"{b},{w}", members))
-            parts.sort(key=lambda part: -part[1].bit_count())  # largest first: counting stops early
-            self._parts[g] = parts
-        return parts
+    def most(self, k: int) -> int:
+        """N(k), capped at n (no set is larger): the largest class solvable within k guesses."""
+        return -1 if k < 0 else self.solved[k] if k < len(self.solved) else self.n
 
-    def flags(self, S: int) -> bytes:
-        """S as n bytes, byte k being 1 if code k is in S, else 0."""
-        return format(S, f"0{self.n}b")[::-1].encode().translate(_FLAG)
+    def class_sizes(self, S) -> np.ndarray:
+        """sizes[g, k] = #{s in S : feedback(g, s) is class k}, for every guess g (the win: k = b).
+        One bincount over keys g * (b + 1) + class, a block of secrets at a time (memory bound)."""
+        width = self.win + 1
+        sizes = np.zeros(self.n * width, np.int64)
+        key = np.arange(self.n) * width
+        step = max(1, BLOCK // self.n)
+        for lo in range(0, len(S), step):
+            sizes += np.bincount((self.table[:, S[lo:lo + step]] + key[:, None]).ravel(),
+                                 minlength=self.n * width)
+        return sizes.reshape(self.n, width)
 
-    def moved(self, perm, S: int):
-        """The indices P(x) for the codes x of S, P = (sigma, tau): code x goes to the code y
-        with y[sigma[i]] = tau[x[i]]. Computed through positional numbers (digit i of y, of
-        weight colors^(pegs-1-sigma[i]), is tau[x[i]]) with iterators only, for speed."""
+    def moved(self, perm, S) -> np.ndarray:
+        """The indices of P(x) for the codes x of S (in S's order), P = (sigma, tau): code x goes
+        to the code y with y[sigma[i]] = tau[x[i]], i.e. digit i of x adds tau[x[i]] *
+        weight[sigma[i]] to the number of y."""
         sigma, tau = perm
-        flags, total = self.flags(S), None
-        for i in range(self.pegs):
-            weight = [tau[c] * self.colors ** (self.pegs - 1 - sigma[i]) for c in range(self.colors)]
-            part = map(weight.__getitem__, itertools.compress(self.column[i], flags))
-            total = part if total is None else map(operator.add, total, part)
-        return map(self.rank.__getitem__, total)
+        tau = np.array(tau)
+        number = sum(tau[self.digits[S, i]] * self.weight[sigma[i]] for i in range(self.pegs))
+        out = np.searchsorted(self.value, number).clip(0, self.n - 1)
+        if not np.array_equal(self.value[out], number):  # impossible: P maps codes onto codes
+            raise RuntimeError("a permutation maps a code outside the game")
+        return out
 
-    def image(self, perm, S: int) -> int:
-        """P(S)."""
-        flags = bytearray(self.n)
-        for k in self.moved(perm, S):
-            flags[k] = 1
-        return int(flags[::-1].translate(_DIGIT), 2)
-
-    def invariant(self, perm, S: int) -> bool:
-        """P(S) = S? (P is a bijection, so P(S) within S is enough.)"""
-        return S == self.all or all(map(self.flags(S).__getitem__, self.moved(perm, S)))
-
-    def masks(self) -> list:
-        """For every guess, the bit sets of its non-winning classes in the whole game."""
-        if self._masks is None:
-            self._masks = [[members for _, members in self.partition(g)] for g in range(self.n)]
-        return self._masks
-
-    def largest(self) -> list:
-        """For every guess, the bit set of its largest class in the whole game."""
-        if self._largest is None:
-            self._largest = [self.partition(g)[0][1] if self.partition(g) else 0 for g in range(self.n)]
-        return self._largest
-
-
-def _exactly(sets: list, full: int) -> list:
-    """[codes lying in exactly k of ``sets``, for k = 0..len(sets)] (bit-sliced counting)."""
-    count = [full]
-    for x in sets:
-        count = [count[0] & ~x] + [(count[k] & ~x) | (count[k - 1] & x)
-                                   for k in range(1, len(count))] + [count[-1] & x]
-    return count
+    def image(self, perm, S) -> np.ndarray:
+        """P(S), sorted."""
+        return np.sort(self.moved(perm, S))
 
 
 def _inverse(perm):
@@ -276,10 +247,6 @@ def _inverse(perm):
     for c, e in enumerate(tau):
         inv_t[e] = c
     return tuple(inv_s), tuple(inv_t)
-
-
-def _lowest(members: int) -> int:
-    return (members & -members).bit_length() - 1
 
 
 # -- the document -----------------------------------------------------------------------------
@@ -419,7 +386,7 @@ class _Proof:
         self.worst_case = "worst_case" in claims
         self.max_guesses = claims.get("max_guesses")
         self.sets = [None] * len(nodes)
-        self.sets[0] = game.all
+        self.sets[0] = np.arange(game.n)  # a set: the sorted indices of its codes
         self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
         self.depth = [0] * len(nodes)
         self.stats = {"nodes": len(nodes), "guesses": 0, "counting_nodes": 0}
@@ -455,8 +422,8 @@ class _Proof:
 
     def check_node(self, i: int) -> None:
         game, (d, entries) = self.game, self.nodes[i]
-        S = self.sets[i]
-        size = S.bit_count()
+        S, self.sets[i] = self.sets[i], None  # (no later reference to node i: freed once checked)
+        size = len(S)
         left = None if self.max_guesses is None else self.max_guesses - self.depth[i]
         if self.worst_case:
             holds = d <= 1 or not game.fits(size, d - 1)
@@ -464,106 +431,74 @@ class _Proof:
             holds = game.total[size] >= d or (left is not None and not game.fits(size, left))
         if holds and not entries:
             self.stats["counting_nodes"] += 1
-        # Every guess (only those with an entry when counting settles the node), same_as last.
-        # A guess without entry is first tried by counting alone, inline (the hot loop).
-        counted = self.counting(S, size, d, left)
         self.stats["guesses"] += len(entries) if holds else game.n
-        if holds:
-            todo = sorted(entries)
-        elif self.worst_case:  # most guesses are refuted by their largest class: sieve them at once
-            most = game.solved[d - 2] if d - 2 < len(game.solved) else game.n
-            todo = sorted({g for g, members in enumerate(game.largest())
-                           if (S & members).bit_count() <= most}.union(entries))
-        else:  # totals: the counting value of every guess, computed with iterators only (hot loop)
-            most = game.n if left is None else (
-                -1 if left < 1 else game.solved[left - 1] if left - 1 < len(game.solved) else game.n)
-            value, count, cut, low = game.total.__getitem__, int.bit_count, S.__and__, d - size
-            # sum(...) is the counting total of g's non-winning classes at S
-            todo = [g for g, masks in enumerate(game.masks())
-                    if sum(map(value, map(count, map(cut, masks)))) < low]
-            if most < game.n:  # and with max_guesses, a class too big for the guesses left refutes g
-                todo = [g for g in todo if max(map(count, map(cut, game.masks()[g])), default=0) <= most]
-            todo = sorted(set(todo).union(entries))
-        for g in todo:
+        # Every guess is refuted by counting alone or looked at one by one (when counting settles
+        # the whole node, only those with an entry: they define the children's sets).
+        todo = set(entries)
+        if not holds:
+            sizes = game.class_sizes(S)[:, :game.win]  # the non-winning classes of every guess
+            todo.update(np.flatnonzero(~self.counted(sizes, size, d, left)).tolist())
+        for g in sorted(todo):  # code order, same_as entries after the others
             entry = entries.get(g)
-            if entry is None and counted(g):
-                continue
             if entry is not None and entry[0] == "same":
                 continue
             refuted = self.guess(i, g, S, size, d, left, entry[1] if entry else ())
             if not (holds or refuted is True):
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} is not refuted: {refuted}")
-        invariant = {}  # permutation -> does it map S onto S?
+        images = {}  # permutation -> P(S)
         for g, entry in sorted(entries.items()):
             if entry[0] != "same":
                 continue
             _, h, perm = entry
-            problem = None
+            problem, moved = None, int(game.moved(perm, [g])[0])
             if entries.get(h, ("",))[0] == "same":
                 problem = f"{game.codes[h]} has a same_as entry itself"
-            elif next(game.moved(perm, 1 << g)) != h:
-                moved = game.codes[next(game.moved(perm, 1 << g))]
-                problem = f"the permutation maps {game.codes[g]} to {moved}"
+            elif moved != h:
+                problem = f"the permutation maps {game.codes[g]} to {game.codes[moved]}"
             else:
-                if perm not in invariant:
-                    invariant[perm] = game.invariant(perm, S)
-                if not invariant[perm]:
-                    outside = game.codes[_lowest(game.image(perm, S) & ~S)]
+                if perm not in images:
+                    images[perm] = game.image(perm, S)
+                if not np.array_equal(images[perm], S):
+                    outside = game.codes[np.setdiff1d(images[perm], S)[0]]
                     problem = (f"the permutation does not map the node's set onto itself "
                                f"({outside} is in the image, not in the set)")
             if problem:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} same_as {game.codes[h]}: {problem}")
 
-    def counting(self, S: int, size: int, d: int, left):
-        """A test "is guess g refuted by counting alone?" for this node (never a wrong True: when
-        it says False, guess() decides)."""
-        game = self.game
-        parts = game.partition
-        if self.worst_case:  # some class needs >= d - 1, i.e. has more than N(d - 2) secrets
-            most = game.solved[d - 2] if d - 2 < len(game.solved) else game.n
-
-            def test(g):
-                for _, members in parts(g):
-                    if (S & members).bit_count() > most:
-                        return True
-                return False
-            return test
-        total, most = game.total, game.n
+    def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
+        """For every guess, given the sizes of its non-winning classes at the node: is it refuted
+        by counting alone? (Never a wrong True; a False goes to guess(), which decides.)"""
+        game, largest = self.game, sizes.max(axis=1)
+        if self.worst_case:  # some class needs >= d - 1 guesses: more than N(d - 2) secrets
+            return largest > game.most(d - 2)
+        # |S| + the counting totals of the classes; no guess reaches n^2 + n + 1 (int64 is enough)
+        refuted = size + game.total_of[sizes].sum(axis=1) >= min(d, game.n * (game.n + 1) + 1)
         if left is not None:  # some class cannot be solved in the r - 1 guesses left
-            most = -1 if left < 1 else game.solved[left - 1] if left - 1 < len(game.solved) else game.n
+            refuted |= largest > game.most(left - 1)
+        return refuted
 
-        def test(g):
-            acc = size
-            for _, members in parts(g):
-                k = (S & members).bit_count()
-                if k > most:
-                    return True
-                acc += total[k]
-            return acc >= d
-        return test
-
-    def guess(self, i: int, g: int, S: int, size: int, d: int, left, children):
+    def guess(self, i: int, g: int, S, size: int, d: int, left, children):
         """True if guess g is refuted at node i, else the reason it is not. Checks g's children."""
         game = self.game
-        classes = {key: S & members for key, members in game.partition(g)}
+        row = game.table[g, S]  # the class of each secret of S
+        sizes = np.bincount(row, minlength=game.win + 1).tolist()
         given = {}
         for key, j, perm in children:
-            C = classes.get(key, 0)
-            if not C:
+            k = game.class_of.get(key)
+            if k is None or not sizes[k]:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: no secret of the "
                               "node gives this feedback (an empty class)")
-            self.reach(i, g, key, C, j, perm)
-            given[key] = self.nodes[j][0]
+            self.reach(i, g, key, S[row == k], j, perm)
+            given[k] = self.nodes[j][0]
         best, total = (0, None), size
-        for key, C in classes.items():
-            if not C:
+        for k, n in enumerate(sizes[:game.win]):
+            if not n:
                 continue
-            n = C.bit_count()
             if left is not None and not game.fits(n, left - 1):
                 return True  # this class cannot be solved within the guesses left
             count = game.worst[n] if self.worst_case else game.total[n]
-            value = max(count, given.get(key, 0))
-            best = max(best, (value, key))
+            value = max(count, given.get(k, 0))
+            best = max(best, (value, game.keys[k]))
             total += value
         if self.worst_case:
             if d <= 1 or best[0] >= d - 1:
@@ -571,26 +506,25 @@ class _Proof:
             if best == (0, None):
                 return f"it wins at once (the node's set is {{{game.codes[g]}}})"
             value, key = best
-            C = classes[key]
-            via = f", node {dict((k, j) for k, j, _ in children)[key]}" if key in given else ""
-            return (f"its best non-winning class {key} ({C.bit_count()} secrets{via}) needs {value} "
-                    f"more guesses, the bound needs {d - 1}")
+            via = f", node {dict((k, j) for k, j, _ in children)[key]}" if game.class_of[key] in given else ""
+            return (f"its best non-winning class {key} ({sizes[game.class_of[key]]} secrets{via}) needs "
+                    f"{value} more guesses, the bound needs {d - 1}")
         if total >= d:
             return True
         return f"it gives at least {total} guesses in total, below the bound {d}"
 
-    def reach(self, i: int, g: int, key: str, C: int, j: int, perm) -> None:
+    def reach(self, i: int, g: int, key: str, C, j: int, perm) -> None:
         """Node j is referenced for class C (= S_j, or P(S_j)); the first reference defines S_j."""
         game = self.game
         T = C if perm is None else game.image(_inverse(perm), C)
         if self.sets[j] is None:
             self.sets[j], self.origin[j], self.depth[j] = T, (i, g, key, perm is not None), self.depth[i] + 1
             return
-        if self.sets[j] != T:
-            diff = game.codes[_lowest(self.sets[j] ^ T)]
+        if not np.array_equal(self.sets[j], T):
+            diff = game.codes[np.setxor1d(self.sets[j], T)[0]]
             what = "the permuted class" if perm else "the class"
             raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} does not "
-                          f"stand for {what} ({C.bit_count()} secrets): they differ on {diff}; node {j} "
+                          f"stand for {what} ({len(C)} secrets): they differ on {diff}; node {j} "
                           f"was first reached at {self.path(j)}")
         if self.max_guesses is not None and self.depth[j] != self.depth[i] + 1:
             raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} is reached at "
