@@ -153,7 +153,7 @@ class Game:
         self.codes = verify.codes(pegs, colors, repetition)  # in code order
         self.n = n = len(self.codes)
         self.by_text = {code: k for k, code in enumerate(self.codes)}
-        digits = np.array([[verify.ALPHABET.index(ch) for ch in code] for code in self.codes], np.int64)
+        digits = np.array([[verify.ALPHABET.index(ch) for ch in code] for code in self.codes], np.int8)
         self.digits = digits.reshape(n, pegs)
         self.weight = colors ** np.arange(pegs - 1, -1, -1)  # code order = order of these numbers
         self.value = self.digits @ self.weight
@@ -171,16 +171,20 @@ class Game:
         for k, (black, white) in enumerate(self.feedbacks):
             number[black, white] = k
         number[pegs, 0] = b
-        # table[g, s]: the class of feedback(g, s). black = #pegs where the colours are equal;
-        # black + white = sum over colours of min(count in g, count in s).
-        held = (self.digits[:, :, None] == np.arange(colors)).sum(axis=1)  # n x colors counts
+        # table[g, s]: the class of feedback(g, s). black = #pegs i where s[i] = g[i]; black + white
+        # = sum over the colours c of g of min(occurrences of c in g, occurrences of c in s).
+        at = self.digits.T  # at[i][s]: the colour of code s at peg i
+        held = np.array([(self.digits == c).sum(axis=1) for c in range(colors)], np.int8)  # held[c][s]
         self.table = np.empty((n, n), np.uint8)
-        for g in range(n):
-            black = (self.digits == self.digits[g]).sum(axis=1)
-            row = number[black, np.minimum(held, held[g]).sum(axis=1) - black]
+        for g, d in enumerate(self.digits.tolist()):
+            black = sum(at[i] == d[i] for i in range(pegs))
+            both = sum(np.minimum(held[c], held[c][g]) for c in set(d))
+            row = number[black, both - black]
             if row.min() < 0:  # b would be too small: never trust it
                 raise RuntimeError(f"guess {self.codes[g]}: a feedback outside the counted ones")
             self.table[g] = row
+        if not np.array_equal(self.table, self.table.T):  # feedback(g, s) = feedback(s, g): row s is column s
+            raise RuntimeError("the feedback table is not symmetric")
         # solved[k] = N(k): most secrets solvable within k guesses, up to the first k with N(k) >= n.
         self.solved = [0]
         while self.solved[-1] < n:
@@ -212,25 +216,24 @@ class Game:
 
     def class_sizes(self, S) -> np.ndarray:
         """sizes[g, k] = #{s in S : feedback(g, s) is class k}, for every guess g (the win: k = b).
-        One bincount over keys g * (b + 1) + class, a block of secrets at a time (memory bound)."""
+        One bincount over the keys g * (b + 1) + class of the pairs (g, s), taken from the table's
+        rows s (= its columns), a block of secrets at a time (bounded memory)."""
         width = self.win + 1
         sizes = np.zeros(self.n * width, np.int64)
         key = np.arange(self.n) * width
         step = max(1, BLOCK // self.n)
         for lo in range(0, len(S), step):
-            sizes += np.bincount((self.table[:, S[lo:lo + step]] + key[:, None]).ravel(),
-                                 minlength=self.n * width)
+            sizes += np.bincount((self.table[S[lo:lo + step]] + key).ravel(), minlength=self.n * width)
         return sizes.reshape(self.n, width)
 
     def moved(self, perm, S) -> np.ndarray:
         """The indices of P(x) for the codes x of S (in S's order), P = (sigma, tau): code x goes
-        to the code y with y[sigma[i]] = tau[x[i]], i.e. digit i of x adds tau[x[i]] *
-        weight[sigma[i]] to the number of y."""
+        to the code y with y[sigma[i]] = tau[x[i]], so the number of y is the sum over pegs i of
+        tau[x[i]] * weight[sigma[i]]."""
         sigma, tau = perm
-        tau = np.array(tau)
-        number = sum(tau[self.digits[S, i]] * self.weight[sigma[i]] for i in range(self.pegs))
-        out = np.searchsorted(self.value, number).clip(0, self.n - 1)
-        if not np.array_equal(self.value[out], number):  # impossible: P maps codes onto codes
+        number = np.array(tau)[self.digits[S]] @ self.weight[list(sigma)]
+        out = np.searchsorted(self.value, number)
+        if (self.value.take(out, mode="clip") != number).any():  # impossible: P maps codes onto codes
             raise RuntimeError("a permutation maps a code outside the game")
         return out
 
@@ -445,7 +448,7 @@ class _Proof:
             refuted = self.guess(i, g, S, size, d, left, entry[1] if entry else ())
             if not (holds or refuted is True):
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} is not refuted: {refuted}")
-        images = {}  # permutation -> P(S)
+        fixes = {}  # permutation -> does it map S onto S?
         for g, entry in sorted(entries.items()):
             if entry[0] != "same":
                 continue
@@ -456,10 +459,10 @@ class _Proof:
             elif moved != h:
                 problem = f"the permutation maps {game.codes[g]} to {game.codes[moved]}"
             else:
-                if perm not in images:
-                    images[perm] = game.image(perm, S)
-                if not np.array_equal(images[perm], S):
-                    outside = game.codes[np.setdiff1d(images[perm], S)[0]]
+                if perm not in fixes:  # (P is a bijection of the game's codes: it maps them all onto all)
+                    fixes[perm] = size == game.n or np.array_equal(game.image(perm, S), S)
+                if not fixes[perm]:
+                    outside = game.codes[np.setdiff1d(game.image(perm, S), S)[0]]
                     problem = (f"the permutation does not map the node's set onto itself "
                                f"({outside} is in the image, not in the set)")
             if problem:
@@ -468,13 +471,13 @@ class _Proof:
     def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
         """For every guess, given the sizes of its non-winning classes at the node: is it refuted
         by counting alone? (Never a wrong True; a False goes to guess(), which decides.)"""
-        game, largest = self.game, sizes.max(axis=1)
+        game = self.game
         if self.worst_case:  # some class needs >= d - 1 guesses: more than N(d - 2) secrets
-            return largest > game.most(d - 2)
+            return sizes.max(axis=1) > game.most(d - 2)
         # |S| + the counting totals of the classes; no guess reaches n^2 + n + 1 (int64 is enough)
         refuted = size + game.total_of[sizes].sum(axis=1) >= min(d, game.n * (game.n + 1) + 1)
         if left is not None:  # some class cannot be solved in the r - 1 guesses left
-            refuted |= largest > game.most(left - 1)
+            refuted |= sizes.max(axis=1) > game.most(left - 1)
         return refuted
 
     def guess(self, i: int, g: int, S, size: int, d: int, left, children):
