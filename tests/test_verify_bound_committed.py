@@ -99,3 +99,21 @@ def test_committed_proofs_fit_the_schema(path):
 
     schema = json.loads((ROOT / "docs" / "lower-bound.schema.json").read_text())
     jsonschema.validate(_load(path), schema)
+
+
+def test_max_guesses_on_a_lower_bound_is_refused_not_ignored():
+    """`certify verify --max-guesses K` requires a strategy's maximum; a lower bound has none: a
+    one-line usage error (exit 2), where the option used to be silently ignored."""
+    bound, strategy = BOUNDS / "worst-case-4x6.json", ROOT / "certificates" / "knuth-4x6.json"
+    proc = subprocess.run([sys.executable, "-m", "certify", "verify", str(strategy), str(bound), "--max-guesses", "5"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"certify verify: error: --max-guesses applies to strategy certificates; {bound} is a "
+                           "lower-bound certificate (its claims say what it proves)\n")
+    # without it, both are checked; with it, the strategy alone is still checked against K
+    proc = subprocess.run([sys.executable, "-m", "certify", "verify", str(strategy), str(bound)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "valid lower bound" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "certify", "verify", str(strategy), "--max-guesses", "4"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
