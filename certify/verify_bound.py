@@ -215,16 +215,16 @@ class Game:
         return -1 if k < 0 else self.solved[k] if k < len(self.solved) else self.n
 
     def class_sizes(self, S) -> np.ndarray:
-        """sizes[g, k] = #{s in S : feedback(g, s) is class k}, for every guess g (the win: k = b).
+        """sizes[k, g] = #{s in S : feedback(g, s) is class k}, for every guess g (the win: k = b).
         One bincount over the keys g * (b + 1) + class of the pairs (g, s), taken from the table's
-        rows s (= its columns), a block of secrets at a time (bounded memory)."""
+        rows s (= its columns), a block of secrets at a time (bounded memory); returned class by
+        class (each row contiguous: the sums and maxima over classes are then fast)."""
         width = self.win + 1
-        sizes = np.zeros(self.n * width, np.int64)
         key = np.arange(self.n) * width
         step = max(1, BLOCK // self.n)
-        for lo in range(0, len(S), step):
-            sizes += np.bincount((self.table[S[lo:lo + step]] + key).ravel(), minlength=self.n * width)
-        return sizes.reshape(self.n, width)
+        sizes = sum(np.bincount((self.table[S[lo:lo + step]] + key).ravel(), minlength=self.n * width)
+                    for lo in range(0, len(S), step))
+        return sizes.reshape(self.n, width).T.copy()
 
     def moved(self, perm, S) -> np.ndarray:
         """The indices of P(x) for the codes x of S (in S's order), P = (sigma, tau): code x goes
@@ -439,7 +439,7 @@ class _Proof:
         # the whole node, only those with an entry: they define the children's sets).
         todo = set(entries)
         if not holds:
-            sizes = game.class_sizes(S)[:, :game.win]  # the non-winning classes of every guess
+            sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
             todo.update(np.flatnonzero(~self.counted(sizes, size, d, left)).tolist())
         for g in sorted(todo):  # code order, same_as entries after the others
             entry = entries.get(g)
@@ -469,15 +469,15 @@ class _Proof:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} same_as {game.codes[h]}: {problem}")
 
     def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
-        """For every guess, given the sizes of its non-winning classes at the node: is it refuted
+        """For every guess g, given the sizes[k, g] of its non-winning classes at the node: is it refuted
         by counting alone? (Never a wrong True; a False goes to guess(), which decides.)"""
         game = self.game
         if self.worst_case:  # some class needs >= d - 1 guesses: more than N(d - 2) secrets
-            return sizes.max(axis=1) > game.most(d - 2)
+            return sizes.max(axis=0) > game.most(d - 2)
         # |S| + the counting totals of the classes; no guess reaches n^2 + n + 1 (int64 is enough)
-        refuted = size + game.total_of[sizes].sum(axis=1) >= min(d, game.n * (game.n + 1) + 1)
+        refuted = size + game.total_of[sizes].sum(axis=0) >= min(d, game.n * (game.n + 1) + 1)
         if left is not None:  # some class cannot be solved in the r - 1 guesses left
-            refuted |= sizes.max(axis=1) > game.most(left - 1)
+            refuted |= sizes.max(axis=0) > game.most(left - 1)
         return refuted
 
     def guess(self, i: int, g: int, S, size: int, d: int, left, children):
