@@ -34,8 +34,8 @@ def test_every_committed_proof_is_accepted_with_its_manifest_claims():
     assert sorted(listed) == [p.name for p in PROOFS]
     assert {"worst-case-4x6.json", "worst-case-4x7.json.gz", "worst-case-4x10-norep.json.gz"} <= set(listed)
     # One process of the standalone checker for all but the three biggest: Bulls and Cows (checked
-    # in-process by tests/test_search_catalog.py) and the two 4x6 least totals (a minute or more of
-    # CPU each, beyond issue 12: `make verify` checks them).
+    # in-process by tests/test_search_catalog.py) and the two 4x6 least totals (3 to 4 s of CPU each,
+    # which would triple this test: `make verify` checks them, `make bench` times them).
     files = [p for p in PROOFS if p.stat().st_size < 300_000]
     assert {p.name for p in PROOFS} - {p.name for p in files} <= {
         "worst-case-4x10-norep.json.gz", "total-4x6.json.gz", "total-4x6-max5.json.gz"}
