@@ -75,8 +75,16 @@ class Invalid(Exception):
 _Dup, _pairs, _int, _float, _constant = verify._Dup, verify._pairs, verify._int, verify._float, verify._no_constant
 
 
-def parse(raw: bytes):
-    """The JSON document in ``raw`` (plain or gzip); raises Invalid."""
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                            parse_constant=_constant)
+#: The same rules, objects dropped as soon as they are read: to check and count the nodes first.
+_SKIPPER = json.JSONDecoder(object_pairs_hook=lambda pairs: None, parse_int=_int, parse_float=_float,
+                            parse_constant=_constant)
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space
+
+
+def _text(raw: bytes) -> str:
+    """The text in ``raw`` (plain or gzip) after the size, gzip and UTF-8 checks; raises Invalid."""
     if len(raw) > MAX_BYTES:
         raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
     if raw[:2] == b"\x1f\x8b":
@@ -93,13 +101,75 @@ def parse(raw: bytes):
         raise Invalid(f"not UTF-8 text (byte {e.start})") from None
     if not text.strip():
         raise Invalid("empty file")
+    return text
+
+
+def _loads(text: str):
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                          parse_constant=_constant)
+        return _DECODER.decode(text)
     except RecursionError:
         raise Invalid("JSON nested too deeply") from None
     except ValueError as e:
         raise Invalid(f"not valid JSON: {verify._one_line(e)}") from None
+
+
+def parse(raw: bytes):
+    """The JSON document in ``raw`` (plain or gzip); raises Invalid."""
+    return _loads(_text(raw))
+
+
+def _read(text: str):
+    """(document, where its "nodes" array starts): the document as parse() reads it, except that a
+    top-level "nodes" array is only checked and counted (its objects are read as None), to be read
+    again one node at a time by _elements(); so the whole document is never held as Python objects.
+    Anything else than a plain top-level object: parse()'s result or error (and no "nodes" start)."""
+    try:
+        pairs, at, i = [], None, _SPACE.match(text).end()
+        if text[i] != "{":
+            raise ValueError
+        i = _SPACE.match(text, i + 1).end()
+        while True:
+            if text[i] != '"':
+                raise ValueError
+            key, i = json.decoder.scanstring(text, i + 1)
+            i = _SPACE.match(text, i).end()
+            if text[i] != ":":
+                raise ValueError
+            i = _SPACE.match(text, i + 1).end()
+            if key == "nodes" and text[i] == "[":
+                at, (value, i) = i, _SKIPPER.raw_decode(text, i)
+            else:
+                value, i = _DECODER.raw_decode(text, i)
+            pairs.append((key, value))
+            i = _SPACE.match(text, i).end()
+            if text[i] == "}":
+                break
+            if text[i] != ",":
+                raise ValueError
+            i = _SPACE.match(text, i + 1).end()
+        if _SPACE.match(text, i + 1).end() != len(text):
+            raise ValueError
+    except (ValueError, IndexError, RecursionError):  # not that shape: the standard reading says why
+        return _loads(text), None
+    return _pairs(pairs), at
+
+
+def _elements(text: str, at: int):
+    """The elements of the JSON array at text[at] (already read once: well-formed), one at a time."""
+    i = _SPACE.match(text, at + 1).end()
+    while text[i] != "]":
+        value, i = _DECODER.raw_decode(text, i)
+        yield value
+        i = _SPACE.match(text, i).end()
+        if text[i] == ",":
+            i = _SPACE.match(text, i + 1).end()
+
+
+def _drain(items: list):
+    """The items of a list, each dropped from it once handed out (memory peaks lower)."""
+    for i, item in enumerate(items):
+        items[i] = None
+        yield item
 
 
 def _get(obj, key: str, kind, where: str):
@@ -161,6 +231,7 @@ class Game:
         self.codes = verify.codes(pegs, colors, repetition)  # in code order
         self.n = n = len(self.codes)
         self.by_text = {code: k for k, code in enumerate(self.codes)}
+        self.perms: dict = {}  # the distinct permutations met in the file
         digits = np.array([[verify.ALPHABET.index(ch) for ch in code] for code in self.codes], np.int8)
         self.digits = digits.reshape(n, pegs)
         self.weight = colors ** np.arange(pegs - 1, -1, -1)  # code order = order of these numbers
@@ -324,14 +395,14 @@ def _perm(value, game: Game, where: str):
                 or sorted(items) != list(range(size))):
             raise Invalid(f"{where}.{key}: not a permutation of 0..{size - 1}")
         out.append(tuple(items))
-    return out[0], out[1]
+    return game.perms.setdefault(tuple(out), tuple(out))  # one copy of each (files repeat them)
 
 
-def _nodes(nodes: list, game: Game):
-    """Per node: (bound, {guess index: entry}); an entry is ("same", h, perm) or
-    ("children", [(key, j, perm or None)]). Shape only; the meaning is checked by _check."""
+def _nodes(nodes, count: int, game: Game):
+    """Per node of the ``count`` nodes: (bound, {guess index: entry}); an entry is ("same", h, perm)
+    or ("children", [(key, j, perm or None)]). Shape only; the meaning is checked by _check."""
     out, entries = [], 0
-    last = len(nodes) - 1
+    last = count - 1
     for i, node in enumerate(nodes):
         where = f"node {i}"
         node = _typed(node, dict, where)
@@ -384,7 +455,6 @@ def _nodes(nodes: list, game: Game):
                 children.append((key, j, perm))
             guesses[g] = ("children", children)
         out.append((bound, guesses))
-        nodes[i] = None  # the parsed JSON of the node is no longer needed: memory peaks lower
     return out
 
 
@@ -593,11 +663,13 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
     called about once a second while nodes are checked."""
     report = Report(file)
     try:
-        doc = parse(raw)
+        text = _text(raw)
         del raw
+        doc, at = _read(text)
         game, claims = _header(doc)
-        nodes = _nodes(doc["nodes"], game)
-        del doc
+        count = len(doc["nodes"])
+        nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
+        del doc, text
         claim = claims.get("worst_case", claims.get("total"))
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
