@@ -54,78 +54,160 @@ def _set_sizes(counts, ref_hist):  # pragma: no cover
             ref_hist[0] += 1
 
 
-@njit(cache=True, nogil=True)
-def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, tol, nlogn, ref, ref_hist, out):  # pragma: no cover
-    """Fill ``out`` with each guess's score (+inf if abandoned); return the pairs looked at.
+@njit(cache=True, nogil=True, inline="always")
+def _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s):  # pragma: no cover
+    """Feedback of guess g (its rows r0, r1, r2 in the first three tables) and candidate s."""
+    f = np.int32(flat[r0 + k0[s]]) + flat[r1 + k1[s]] + flat[r2 + k2[s]]
+    for j in range(3, ckeys.shape[0]):
+        f += flat[rows[g, j] + ckeys[j, s]]
+    return f
 
-    ``ckeys`` is (groups, candidates), groups >= 3: the candidates' keys into each table;
-    the feedback of guess g and candidate s is sum over j of flat[rows[g, j] + ckeys[j, s]].
-    Entropy only: ``nlogn[c]`` is c log2 c; ``ref[0]`` is the reference's score in fixed
-    point (huge if none) and ``ref_hist`` its class sizes (see ``_same_sizes``); both are
-    updated in place. Scores come back as floats, off the exact value by rounding only.
+
+# One loop per kind (the kind is then a constant of the compiled code, not a test per pair).
+# Each takes ``ckeys`` (groups, candidates), groups >= 3: the candidates' keys into each table;
+# the feedback of guess g and candidate s is sum over j of flat[rows[g, j] + ckeys[j, s]].
+# ``counts`` is cleared whole after each guess (a few cache lines, cheaper than remembering
+# the classes touched).
+
+@njit(cache=True, nogil=True)
+def _max(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
+    """Largest class; a guess is dropped as soon as a class exceeds ``ilimit``."""
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
+    counts = np.zeros(n_fb, dtype=np.int32)
+    pairs = 0
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        top = 0
+        s = 0
+        hopeless = False
+        while s < n:
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
+            s += 1
+            c = counts[f]
+            counts[f] = c + 1
+            if c >= ilimit:  # the class now holds c + 1 > limit
+                hopeless = True
+                break
+            if c >= top:
+                top = c + 1
+        pairs += s
+        if hopeless:
+            out[i] = np.inf
+        else:
+            out[i] = top
+            ilimit = top - 1
+        counts[:] = 0
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def _sumsq(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
+    """Sum of squared class sizes = n + 2 * (sum of the class size met at each addition):
+    the candidates left add 1 each at least, so only that excess is compared."""
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
+    counts = np.zeros(n_fb, dtype=np.int32)
+    pairs = 0
+    room = ilimit - n
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        excess = np.int64(0)
+        s = 0
+        hopeless = False
+        while s < n:
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
+            s += 1
+            c = counts[f]
+            counts[f] = c + 1
+            excess += 2 * c
+            if excess > room:
+                hopeless = True
+                break
+        pairs += s
+        if hopeless:
+            out[i] = np.inf
+        else:
+            out[i] = excess + n
+            room = excess - 1
+        counts[:] = 0
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def _parts(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
+    """Number of classes (score: minus it); dropped when even the candidates left, each
+    opening a class, could not reach ``-ilimit`` classes."""
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
+    counts = np.zeros(n_fb, dtype=np.int32)
+    pairs = 0
+    need = -ilimit
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        top = 0
+        s = 0
+        hopeless = False
+        while s < n:
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
+            s += 1
+            c = counts[f]
+            counts[f] = c + 1
+            if c == 0:
+                top += 1
+            elif top + n - s < need:
+                hopeless = True
+                break
+        pairs += s
+        if hopeless or top < need:
+            out[i] = np.inf
+        else:
+            out[i] = -top
+            need = top + 1
+        counts[:] = 0
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist, out):  # pragma: no cover
+    """Sum of c log2 c over the classes, in fixed point (see the module docstring).
+
+    ``nlogn[c]`` is c log2 c; ``ref[0]`` is the reference's score in fixed point (huge if
+    none) and ``ref_hist`` its class sizes (see ``_same_sizes``); both are updated in place.
     """
-    groups, n = ckeys.shape
-    k0 = ckeys[0]
-    k1 = ckeys[1]
-    k2 = ckeys[2]
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
     counts = np.zeros(n_fb, dtype=np.int32)
     hist = np.zeros(n + 1, dtype=np.int64)
-    fbs = np.empty(n, dtype=np.int32)
     big = np.int64(1) << 62
-    ilimit = big if limit >= big else np.int64(np.floor(limit))
     flimit = big if limit * SCALE >= big else np.int64(np.floor(limit * SCALE))
     ftol = np.int64(np.ceil(tol * SCALE))
-    step = np.empty(n + 1, dtype=np.int64)  # entropy: (c+1) log(c+1) - c log c, fixed point
+    step = np.empty(n + 1, dtype=np.int64)  # (c+1) log(c+1) - c log c, fixed point
     for c in range(min(n, nlogn.shape[0] - 2) + 1):
         step[c] = np.int64(np.floor((nlogn[c + 1] - nlogn[c]) * SCALE))
     pairs = 0
     for i in range(guesses.shape[0]):
         g = guesses[i]
-        r0 = rows[g, 0]
-        r1 = rows[g, 1]
-        r2 = rows[g, 2]
-        top = np.int64(0)  # MAX: largest class; SUMSQ: sum of squares; PARTS: classes
-        fixed = np.int64(0)  # ENTROPY
-        hopeless = False
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        fixed = np.int64(0)
         s = 0
+        hopeless = False
         while s < n:
-            f = np.int32(flat[r0 + k0[s]]) + flat[r1 + k1[s]] + flat[r2 + k2[s]]
-            for j in range(3, groups):
-                f += flat[rows[g, j] + ckeys[j, s]]
-            fbs[s] = f
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
             s += 1
             c = counts[f]
             counts[f] = c + 1
-            if kind == MAX:
-                if c >= ilimit:  # the class now holds c + 1 > limit
-                    hopeless = True
-                    break
-                if c >= top:
-                    top = c + 1
-            elif kind == SUMSQ:
-                top += 2 * c + 1
-                if top > ilimit:
-                    hopeless = True
-                    break
-
-            elif kind == PARTS:
-                if c == 0:
-                    top += 1
-                elif -(top + n - s) > ilimit:  # even if every candidate left opened a class
-                    hopeless = True
-                    break
-            else:  # fixed point, rounded down: a lower bound of the exact sum so far
-                fixed += step[c]
-                if fixed > flimit:
-                    hopeless = True
-                    break
-
+            fixed += step[c]  # rounded down: a lower bound of the exact sum so far
+            if fixed > flimit:
+                hopeless = True
+                break
         pairs += s
-        if kind == PARTS and -top > ilimit:
-            hopeless = True
         if hopeless:
             out[i] = np.inf
-        elif kind == ENTROPY:
+        else:
             # ``fixed`` is a sum of per-class terms, so equal class sizes give equal values.
             out[i] = fixed / SCALE
             if fixed < ref[0] - ftol:  # clearly better: the new reference
@@ -134,14 +216,23 @@ def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, tol, nlogn, ref, ref_
                 flimit = fixed + ftol
             elif fixed == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
                 out[i] = np.inf
-        else:
-            value = -top if kind == PARTS else top
-            out[i] = value
-            if value - 1 < ilimit:
-                ilimit = value - 1
-        for t in range(s):  # reset only the classes touched
-            counts[fbs[t]] = 0
+        counts[:] = 0
     return pairs
+
+
+def _int_limit(limit: float) -> int:
+    big = 1 << 62
+    return big if limit >= big else int(np.floor(limit))
+
+
+def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, tol, nlogn, ref, ref_hist, out):
+    """Fill ``out`` with each guess's score (+inf if abandoned); return the pairs looked at.
+
+    Scores come back as floats (entropy: off the exact value by rounding only)."""
+    if kind == ENTROPY:
+        return _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist, out)
+    loop = _max if kind == MAX else _sumsq if kind == SUMSQ else _parts
+    return loop(flat, rows, ckeys, guesses, n_fb, _int_limit(limit), out)
 
 
 def feedback_count(pegs: int) -> int:
@@ -173,11 +264,12 @@ class Kernel:
         self.keys = np.stack([k for _, k in tables], axis=1).astype(np.int64)
         self.rows = np.stack([off + k * t.shape[1] for off, (t, k) in zip(offsets, tables)], axis=1)
         self.rows = self.rows.astype(np.int64)
+        self.keys = self.keys.astype(np.int32)  # keys < 2**31: half the bytes to read per candidate
         if self.rows.shape[1] < 3:  # the loop reads three groups at least: add an empty one
             zero = len(self.flat)
             self.flat = np.concatenate([self.flat, np.zeros(1, dtype=np.uint8)])
             self.rows = np.concatenate([self.rows, np.full((len(self.rows), 1), zero)], axis=1)
-            self.keys = np.concatenate([self.keys, np.zeros((len(self.keys), 1), np.int64)], axis=1)
+            self.keys = np.concatenate([self.keys, np.zeros((len(self.keys), 1), np.int32)], axis=1)
         self.pairs = 0  # (guess, candidate) pairs looked at, for the benchmark
 
     def scores(self, kind: int, guesses: np.ndarray, candidates: np.ndarray, limit: float,
@@ -210,14 +302,17 @@ class Kernel:
 
 
 def warm_up() -> None:
-    """Compile the loop now (numba caches it on disk), so a first big build does not wait."""
+    """Compile the loops now (numba caches it on disk), so a first big build does not wait."""
     from ..game import Game
 
     game = Game(2, 3)
     kern = Kernel(game)
     every = np.arange(game.size)
+    shared = every.copy()
+    shared.flags.writeable = False  # the symmetry filter's guesses are read-only: another signature
     for kind in KINDS.values():
-        kern.scores(kind, every, every, np.inf, 1e-9)
+        for guesses in (every, shared):
+            kern.scores(kind, guesses, every, np.inf, 1e-9)
 
 
 if __name__ == "__main__":
