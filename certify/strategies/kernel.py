@@ -25,6 +25,11 @@ MAX, SUMSQ, PARTS, ENTROPY = 0, 1, 2, 3
 #: chained one on the other); each step rounded down, so the sum is a lower bound.
 SCALE = float(1 << 36)
 KINDS = {"max": MAX, "sumsq": SUMSQ, "parts": PARTS, "entropy": ENTROPY}
+#: From this many candidates on, :mod:`.bitkernel` (64 candidates per word, no early
+#: abandonment within a word) beats the loops here (measured on 5x8; the largest class
+#: abandons guesses early, so the loops keep it longer).
+BITS_FROM = {MAX: 40, SUMSQ: 16, PARTS: 16, ENTROPY: 16}
+BITS_MAX_PEGS = 7
 
 
 @njit(cache=True, nogil=True)
@@ -70,7 +75,7 @@ def _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s):  # pragma: no co
 # the classes touched).
 
 @njit(cache=True, nogil=True)
-def _max(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
+def _max(flat, rows, ckeys, guesses, n_fb, ilimit, floor, out):  # pragma: no cover
     """Largest class; a guess is dropped as soon as a class exceeds ``ilimit``."""
     n = ckeys.shape[1]
     k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
@@ -93,17 +98,20 @@ def _max(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
             if c >= top:
                 top = c + 1
         pairs += s
+        counts[:] = 0
         if hopeless:
             out[i] = np.inf
         else:
             out[i] = top
             ilimit = top - 1
-        counts[:] = 0
+            if ilimit < floor:  # no guess scores below ``floor``: the others are hopeless
+                out[i + 1:] = np.inf
+                break
     return pairs
 
 
 @njit(cache=True, nogil=True)
-def _sumsq(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
+def _sumsq(flat, rows, ckeys, guesses, n_fb, ilimit, floor, out):  # pragma: no cover
     """Sum of squared class sizes = n + 2 * (sum of the class size met at each addition):
     the candidates left add 1 each at least, so only that excess is compared."""
     n = ckeys.shape[1]
@@ -127,17 +135,20 @@ def _sumsq(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
                 hopeless = True
                 break
         pairs += s
+        counts[:] = 0
         if hopeless:
             out[i] = np.inf
         else:
             out[i] = excess + n
             room = excess - 1
-        counts[:] = 0
+            if room + n < floor:
+                out[i + 1:] = np.inf
+                break
     return pairs
 
 
 @njit(cache=True, nogil=True)
-def _parts(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
+def _parts(flat, rows, ckeys, guesses, n_fb, ilimit, floor, out):  # pragma: no cover
     """Number of classes (score: minus it); dropped when even the candidates left, each
     opening a class, could not reach ``-ilimit`` classes."""
     n = ckeys.shape[1]
@@ -162,12 +173,15 @@ def _parts(flat, rows, ckeys, guesses, n_fb, ilimit, out):  # pragma: no cover
                 hopeless = True
                 break
         pairs += s
+        counts[:] = 0
         if hopeless or top < need:
             out[i] = np.inf
         else:
             out[i] = -top
             need = top + 1
-        counts[:] = 0
+            if -need < floor:
+                out[i + 1:] = np.inf
+                break
     return pairs
 
 
@@ -217,6 +231,9 @@ def _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist,
             elif fixed == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
                 out[i] = np.inf
         counts[:] = 0
+        if ref[0] == 0:  # all classes single: any later guess ties at best (or is worse)
+            out[i + 1:] = np.inf
+            break
     return pairs
 
 
@@ -225,14 +242,15 @@ def _int_limit(limit: float) -> int:
     return big if limit >= big else int(np.floor(limit))
 
 
-def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, tol, nlogn, ref, ref_hist, out):
+def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, floor, tol, nlogn, ref, ref_hist, out):
     """Fill ``out`` with each guess's score (+inf if abandoned); return the pairs looked at.
 
+    ``floor``: a score no guess can beat (once reached, the later guesses are hopeless).
     Scores come back as floats (entropy: off the exact value by rounding only)."""
     if kind == ENTROPY:
         return _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist, out)
     loop = _max if kind == MAX else _sumsq if kind == SUMSQ else _parts
-    return loop(flat, rows, ckeys, guesses, n_fb, _int_limit(limit), out)
+    return loop(flat, rows, ckeys, guesses, n_fb, _int_limit(limit), int(floor), out)
 
 
 def feedback_count(pegs: int) -> int:
@@ -257,7 +275,10 @@ class Kernel:
     """The game's feedback tables flattened for the compiled loop."""
 
     def __init__(self, game) -> None:
+        self.game = game
         self.n_fb = game.n_feedbacks
+        self.pegs = game.pegs
+        self._guess_tables = None  # for the bit-sliced loop, made on first use
         tables = game.fb_tables
         offsets = np.cumsum([0] + [t.size for t, _ in tables])
         self.flat = np.concatenate([t.ravel() for t, _ in tables]).astype(np.uint8)
@@ -278,18 +299,47 @@ class Kernel:
 
         Entropy: ``ref`` (from :meth:`reference`) carries the reference between calls."""
         n = len(candidates)
+        if ref is None:
+            ref = self.reference(n)
+        guesses = np.asarray(guesses, dtype=np.int64)
+        out = np.empty(len(guesses))
+        floor = least_score(kind, n, self.pegs)
+        if n >= BITS_FROM[kind] and self.game.pegs <= BITS_MAX_PEGS:
+            self.pairs += self._bit_scores(kind, guesses, candidates, limit, floor, tol, ref, out)
+            return out
         nlogn = np.zeros(n + 2)  # c log2 c for a class of c
         if kind == ENTROPY:
             k = np.arange(2, n + 2, dtype=np.float64)
             nlogn[2:] = k * np.log2(k)
-        if ref is None:
-            ref = self.reference(n)
-        guesses = np.asarray(guesses, dtype=np.int64)
         ckeys = np.ascontiguousarray(self.keys[candidates].T)  # (groups, n)
-        out = np.empty(len(guesses))
         self.pairs += _scores(self.flat, self.rows, ckeys, guesses, self.n_fb, kind, float(limit),
-                              float(tol), nlogn, ref[0], ref[1], out)
+                              floor, float(tol), nlogn, ref[0], ref[1], out)
         return out
+
+    def _bit_scores(self, kind, guesses, candidates, limit, floor, tol, ref, out) -> int:
+        from . import bitkernel
+
+        if self._guess_tables is None:
+            self._guess_tables = bitkernel.guess_tables(self.game)
+        gp, gc = self._guess_tables
+        game = self.game
+        n = len(candidates)
+        pm, cm = bitkernel.node_masks(game.digits, np.asarray(candidates, dtype=np.int64),
+                                      game.pegs, game.colors)
+        fcum = np.zeros(n + 1, dtype=np.int64)  # the fixed-point term of a class of c
+        flimit = ftol = 0
+        if kind == ENTROPY:
+            k = np.arange(n + 2, dtype=np.float64)
+            nlogn = np.zeros(n + 2)
+            nlogn[2:] = k[2:] * np.log2(k[2:])
+            # The same steps, rounded the same way, as the loop of ``_entropy``.
+            fcum[1:] = np.cumsum(np.floor((nlogn[1:n + 1] - nlogn[:n]) * SCALE).astype(np.int64))
+            flimit = _int_limit(limit * SCALE)
+            ftol = int(np.ceil(tol * SCALE))
+        ilimit = 0 if kind == ENTROPY else _int_limit(limit)
+        return bitkernel.bit_scores(gp, gc, pm, cm, n, game.pegs, guesses, self.n_fb, kind, ilimit,
+                                    0 if kind == ENTROPY else int(floor), flimit, ftol, fcum,
+                                    ref[0], ref[1], out)
 
     @staticmethod
     def reference(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -305,14 +355,15 @@ def warm_up() -> None:
     """Compile the loops now (numba caches it on disk), so a first big build does not wait."""
     from ..game import Game
 
-    game = Game(2, 3)
+    game = Game(3, 4)
     kern = Kernel(game)
     every = np.arange(game.size)
     shared = every.copy()
     shared.flags.writeable = False  # the symmetry filter's guesses are read-only: another signature
     for kind in KINDS.values():
         for guesses in (every, shared):
-            kern.scores(kind, guesses, every, np.inf, 1e-9)
+            for candidates in (every[:8], every):  # the loops here, and the bit-sliced one
+                kern.scores(kind, guesses, candidates, np.inf, 1e-9)
 
 
 if __name__ == "__main__":
