@@ -90,6 +90,42 @@ def _score(kind, counts, classes, fcum):  # pragma: no cover
     return value
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _decode(pm, cm, g_pegs, g_counts, w, pegs, eqb, eqt):  # pragma: no cover
+    """Word w against one guess: eqb[v] (eqt[v]), the candidates with v blacks (v blacks + whites)."""
+    b0 = b1 = b2 = t0 = t1 = t2 = np.uint64(0)
+    for j in range(pegs):  # add one bit per candidate into the planes (b2 b1 b0)
+        m = pm[g_pegs[j], w]
+        c0 = b0 & m
+        b0 ^= m
+        c1 = b1 & c0
+        b1 ^= c0
+        b2 ^= c1
+        m = cm[g_counts[j], w]
+        c0 = t0 & m
+        t0 ^= m
+        c1 = t1 & c0
+        t1 ^= c0
+        t2 ^= c1
+    n0, n1, n2 = ~b0, ~b1, ~b2
+    x0, x1, x2, x3 = n2 & n1, n2 & b1, b2 & n1, b2 & b1
+    eqb[0], eqb[1], eqb[2], eqb[3] = x0 & n0, x0 & b0, x1 & n0, x1 & b0
+    eqb[4], eqb[5], eqb[6], eqb[7] = x2 & n0, x2 & b0, x3 & n0, x3 & b0
+    n0, n1, n2 = ~t0, ~t1, ~t2
+    x0, x1, x2, x3 = n2 & n1, n2 & t1, t2 & n1, t2 & t1
+    eqt[0], eqt[1], eqt[2], eqt[3] = x0 & n0, x0 & t0, x1 & n0, x1 & t0
+    eqt[4], eqt[5], eqt[6], eqt[7] = x2 & n0, x2 & t0, x3 & n0, x3 & t0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_counts(counts, eqb, eqt, P):  # pragma: no cover
+    for b in range(P):
+        mb = eqb[b]
+        if mb != 0:
+            for t in range(b, P):
+                counts[b * P + t - b] += _popcount(mb & eqt[t])
+
+
 @njit(cache=True, nogil=True)
 def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flimit, ftol, fcum,
                ref, ref_hist, out):  # pragma: no cover
@@ -116,58 +152,58 @@ def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flim
     need = -ilimit  # PARTS: classes needed
     for i in range(guesses.shape[0]):
         g = guesses[i]
-        counts[:] = 0
+        g_pegs = gp[g]
+        g_counts = gc[g]
         hopeless = False
-        for w in range(words):
-            b0 = b1 = b2 = t0 = t1 = t2 = np.uint64(0)
-            for j in range(pegs):  # add one bit per candidate into the planes (b2 b1 b0)
-                m = pm[gp[g, j], w]
-                c0 = b0 & m
-                b0 ^= m
-                c1 = b1 & c0
-                b1 ^= c0
-                b2 ^= c1
-                m = cm[gc[g, j], w]
-                c0 = t0 & m
-                t0 ^= m
-                c1 = t1 & c0
-                t1 ^= c0
-                t2 ^= c1
-            n0, n1, n2 = ~b0, ~b1, ~b2
-            x0, x1, x2, x3 = n2 & n1, n2 & b1, b2 & n1, b2 & b1
-            eqb[0], eqb[1], eqb[2], eqb[3] = x0 & n0, x0 & b0, x1 & n0, x1 & b0
-            eqb[4], eqb[5], eqb[6], eqb[7] = x2 & n0, x2 & b0, x3 & n0, x3 & b0
-            n0, n1, n2 = ~t0, ~t1, ~t2
-            x0, x1, x2, x3 = n2 & n1, n2 & t1, t2 & n1, t2 & t1
-            eqt[0], eqt[1], eqt[2], eqt[3] = x0 & n0, x0 & t0, x1 & n0, x1 & t0
-            eqt[4], eqt[5], eqt[6], eqt[7] = x2 & n0, x2 & t0, x3 & n0, x3 & t0
-            if w == words - 1:
-                eqb[0] &= last  # the bits past the last candidate read as class (0, 0)
+        if words == 1:  # the score straight from the popcounts; ``counts`` only if needed
+            _decode(pm, cm, g_pegs, g_counts, 0, pegs, eqb, eqt)
+            eqb[0] &= last  # the bits past the last candidate read as class (0, 0)
+            value = np.int64(0)
             for b in range(P):
                 mb = eqb[b]
                 if mb == 0:
                     continue
                 for t in range(b, P):
-                    counts[b * P + t - b] += _popcount(mb & eqt[t])
-            if w + 1 < words:  # scores only grow with candidates: stop once out of reach
-                left = n - 64 * (w + 1)
-                value = _score(kind, counts, classes, fcum)
-                if kind == MAX:
-                    hopeless = value > ilimit
-                elif kind == SUMSQ:
-                    hopeless = value + left > ilimit
-                elif kind == PARTS:
-                    hopeless = value + left < need
-                else:
-                    hopeless = value > flimit
-                if hopeless:
-                    pairs += 64 * (w + 1)
-                    break
-        if hopeless:
-            out[i] = np.inf
-            continue
+                    c = np.int64(_popcount(mb & eqt[t]))
+                    if kind == MAX:
+                        if c > value:
+                            value = c
+                    elif kind == SUMSQ:
+                        value += c * c
+                    elif kind == PARTS:
+                        if c > 0:
+                            value += 1
+                    else:
+                        value += fcum[c]
+            if kind == ENTROPY and value <= flimit:
+                counts[:] = 0
+                _add_counts(counts, eqb, eqt, P)
+        else:
+            counts[:] = 0
+            for w in range(words):
+                _decode(pm, cm, g_pegs, g_counts, w, pegs, eqb, eqt)
+                if w == words - 1:
+                    eqb[0] &= last
+                _add_counts(counts, eqb, eqt, P)
+                if w + 1 < words:  # scores only grow with candidates: stop once out of reach
+                    left = n - 64 * (w + 1)
+                    value = _score(kind, counts, classes, fcum)
+                    if kind == MAX:
+                        hopeless = value > ilimit
+                    elif kind == SUMSQ:
+                        hopeless = value + left > ilimit
+                    elif kind == PARTS:
+                        hopeless = value + left < need
+                    else:
+                        hopeless = value > flimit
+                    if hopeless:
+                        pairs += 64 * (w + 1)
+                        break
+            if hopeless:
+                out[i] = np.inf
+                continue
+            value = _score(kind, counts, classes, fcum)
         pairs += n
-        value = _score(kind, counts, classes, fcum)
         if kind == ENTROPY:
             if value > flimit:
                 out[i] = np.inf

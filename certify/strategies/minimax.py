@@ -89,6 +89,10 @@ class Scored(Strategy):
     def pick(self, candidates, history):
         if len(candidates) == 1:
             return int(candidates[0])
+        if len(candidates) == 2 and self.kernel_kind and self.prefer_candidates:
+            # The first candidate splits two into singletons: the least score of every kind
+            # here, and the first code that does among the candidates, which come first.
+            return int(candidates[0])
         if self.engine == "kernel":
             return self._pick_kernel(candidates, history)
         guesses = self.guesses(candidates, history)
