@@ -237,6 +237,31 @@ def _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist,
     return pairs
 
 
+@njit(cache=True, nogil=True)
+def _split(flat, rows, keys, g, candidates, n_fb):  # pragma: no cover
+    """(candidates in feedback order, each class in code order; class sizes by feedback)."""
+    n = candidates.shape[0]
+    groups = rows.shape[1]
+    fbs = np.empty(n, dtype=np.int32)
+    sizes = np.zeros(n_fb, dtype=np.int64)
+    for i in range(n):
+        s = candidates[i]
+        f = 0
+        for j in range(groups):
+            f += flat[rows[g, j] + keys[s, j]]
+        fbs[i] = f
+        sizes[f] += 1
+    start = np.zeros(n_fb, dtype=np.int64)
+    for f in range(1, n_fb):
+        start[f] = start[f - 1] + sizes[f - 1]
+    ordered = np.empty(n, dtype=np.int64)
+    for i in range(n):  # a counting sort: stable
+        f = fbs[i]
+        ordered[start[f]] = candidates[i]
+        start[f] += 1
+    return ordered, sizes
+
+
 def _int_limit(limit: float) -> int:
     big = 1 << 62
     return big if limit >= big else int(np.floor(limit))
@@ -341,6 +366,11 @@ class Kernel:
                                     0 if kind == ENTROPY else int(floor), flimit, ftol, fcum,
                                     ref[0], ref[1], out)
 
+    def split(self, guess: int, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What :meth:`certify.strategies.base.Strategy.split` returns, compiled."""
+        return _split(self.flat, self.rows, self.keys, int(guess), np.asarray(candidates, dtype=np.int64),
+                      self.n_fb)
+
     @staticmethod
     def reference(n: int) -> tuple[np.ndarray, np.ndarray]:
         """An empty entropy reference for n candidates: no score yet, no class sizes."""
@@ -364,6 +394,7 @@ def warm_up() -> None:
         for guesses in (every, shared):
             for candidates in (every[:8], every):  # the loops here, and the bit-sliced one
                 kern.scores(kind, guesses, candidates, np.inf, 1e-9)
+    kern.split(0, every)
 
 
 if __name__ == "__main__":

@@ -99,11 +99,22 @@ class Scored(Strategy):
         counts = partition_counts(self.game, guesses, candidates)
         return self._ranked(guesses, candidates, self.score(counts, len(candidates)).astype(np.int64))
 
+    def _kernel_of_game(self):
+        if self._kernel is None:
+            from . import kernel
+
+            self._kernel = kernel.Kernel(self.game)
+        return self._kernel
+
+    def split(self, guess, candidates):
+        if self.engine == "kernel":
+            return self._kernel_of_game().split(guess, candidates)
+        return super().split(guess, candidates)
+
     def _pick_kernel(self, candidates, history) -> int:
         from . import kernel
 
-        if self._kernel is None:
-            self._kernel = kernel.Kernel(self.game)
+        self._kernel_of_game()
         kind = kernel.KINDS[self.kernel_kind]
         n = len(candidates)
         scores = self._kernel.scores
