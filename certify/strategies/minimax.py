@@ -172,6 +172,8 @@ class Scored(Strategy):
             guesses = np.concatenate([mine, others])
             keys = np.concatenate([s_mine, s_others])
         near = np.unique(guesses[keys <= keys.min() + tol])
+        if len(near) == 1:  # nothing to settle
+            return int(near[0])
         keys = self.score(partition_counts(self.game, near, candidates), n)
         return self._ranked(near, candidates, keys.astype(np.int64))
 
