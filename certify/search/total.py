@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import CertifyError
 from .counting import Counting
+from .engine import Engine
 from .kernel import class_sizes
 from .proof import ProofWriter
 from .space import Space
@@ -34,6 +35,9 @@ MAX_TOTAL_CODES = 1296
 #: The bound of a node no strategy can settle within its guesses left (every bound holds
 #: there, vacuously): far above any total of a game the search takes.
 INFEASIBLE = 10**9
+#: Nodes above this depth are searched here with the whole stabilizer (:mod:`.symmetry`);
+#: below, by the compiled search (:mod:`.engine`).
+TOP = 2
 
 
 class Entry:
@@ -61,6 +65,7 @@ class TotalSearch:
         n = self.space.n
         self.ctotal = np.array([self.count.total(k) for k in range(n + 1)], dtype=np.int64)
         self.memo: dict = {}
+        self.engine = Engine(self.space, self.count)
         self.nodes = 0
         self.progress = progress
         self._last = time.monotonic()
@@ -74,7 +79,7 @@ class TotalSearch:
     def solve(self) -> int:
         """The least total (raises when no strategy fits within max_guesses)."""
         every = self._every
-        self.value = self._solve(every, self.max_guesses, INFEASIBLE)
+        self.value = self._solve(every, self.max_guesses, INFEASIBLE, 0)
         if self.value >= INFEASIBLE:
             raise CertifyError(f"no strategy solves {self.game} within {self.max_guesses} guesses")
         return self.value
@@ -87,7 +92,9 @@ class TotalSearch:
             return INFEASIBLE
         return int(self.ctotal[n])
 
-    def _solve(self, cands, r, beta) -> int:
+    def _solve(self, cands, r, beta, depth) -> int:
+        if depth >= TOP:
+            return self.engine.solve(cands, r, beta)
         n = len(cands)
         if n == 0:
             return 0
@@ -104,14 +111,14 @@ class TotalSearch:
             return entry.lb
         self.nodes += 1
         self._tick(n)
-        lb, best, record = self._search(cands, r, beta)
+        lb, best, record = self._search(cands, r, beta, depth)
         lb = min(lb, INFEASIBLE)
         exact = lb < beta
         if entry is None or lb > entry.lb or exact:
             self.memo[key] = Entry(lb, exact, best, record)
         return lb
 
-    def _search(self, cands, r, beta):
+    def _search(self, cands, r, beta, depth):
         sp = self.space
         n = len(cands)
         rc = None if r is None else r - 1
@@ -138,7 +145,7 @@ class TotalSearch:
                 if m < 2:  # one secret: 1 more guess, as counting says
                     break
                 qc = int(self.ctotal[m])
-                v = self._solve(cands[labels == f], rc, best - (acc - qc))
+                v = self._solve(cands[labels == f], rc, best - (acc - qc), depth + 1)
                 if v > qc:
                     used[f] = min(v, INFEASIBLE)
                 acc += v - qc
@@ -182,7 +189,9 @@ class TotalSearch:
             return {}  # counting settles the node whole
         rc = None if r is None else r - 1
         key = (cands.tobytes(), r)
-        entry = self.memo[key]
+        entry = self.memo.get(key)
+        if entry is None:
+            return self._engine_guesses(cands, bound, depth, writer)
         if entry.lb < bound:  # pragma: no cover - a reference never asks more than was proven
             raise AssertionError("proof asked for more than the search proved")
         _, gens, rep, same = self.representatives(cands)
@@ -226,10 +235,45 @@ class TotalSearch:
                 out[sp.texts[x]] = refs
         return out
 
+    def _engine_guesses(self, cands, bound, depth, writer) -> dict:
+        """The entries of a node the compiled search proved (:func:`.engine.node_entries`)."""
+        sp = self.space
+        n = len(cands)
+        r = None if depth is None else self.max_guesses - depth
+        found = self.engine.lookup(cands, r)
+        if found is None or found[0] < bound:  # pragma: no cover - a search bug
+            raise AssertionError("proof asked for more than the search proved")
+        codes, kinds, blk, children, pool = self.engine.entries(cands, r, bound)
+        if len(kinds) and kinds[-1] < 0:  # pragma: no cover - a search bug
+            raise AssertionError(f"guess {sp.texts[int(codes[-1])]} is not refuted")
+        child_depth = None if depth is None else depth + 1
+        refs: dict = {}
+        for at, f, start, size, b in children.tolist():
+            child = pool[start:start + size]
+            refs.setdefault(at, {})[sp.keys[f]] = writer.ref(child, b, child_depth)
+        out = {}
+        digits = sp.digits
+        for at, (x, kind) in enumerate(zip(codes.tolist(), kinds.tolist())):
+            if kind == 1:
+                out[sp.texts[x]] = refs[at]
+            elif kind == 2:  # x does not split S: S again, bound - n
+                f = int(sp.fb[x][cands[0]])
+                out[sp.texts[x]] = {sp.keys[f]: writer.ref(cands, bound - n, None)}
+            else:
+                tau = _block_map(digits[x].tolist(), blk.tolist())
+                rep = int(sp.index_of(np.array([[tau[c] for c in digits[x].tolist()]]))[0])
+                perm = (tuple(range(sp.pegs)), tuple(tau))
+                out[sp.texts[x]] = {"same_as": sp.texts[rep], "perm": writer.perm_json(perm)}
+        return out
+
     def _bound_of(self, cands, r) -> int:
         """The bound proven for (cands, r): the memo's (chain nodes excepted)."""
         entry = self.memo.get((cands.tobytes(), r))
-        return entry.lb if entry is not None else self._quick(len(cands), r)
+        if entry is not None:
+            return entry.lb
+        found = self.engine.lookup(cands, r)
+        quick = self._quick(len(cands), r)
+        return quick if found is None else max(found[0], quick)
 
     # -- the strategy ---------------------------------------------------------------------
 
@@ -244,6 +288,29 @@ class TotalSearch:
             raise AssertionError(f"the optimal strategy totals {cert['claims']['total_guesses']}, "
                                  f"not {self.value}")
         return cert
+
+
+def _block_map(code, blk) -> list:
+    """The colour permutation that takes ``code`` to the lowest code of its orbit under the
+    permutations of each block's colours (blk[c]: the lowest colour of c's block): each
+    block's colours renamed in order of first appearance, the others of the block after."""
+    c = len(blk)
+    members: dict = {}
+    for a in range(c):
+        members.setdefault(blk[a], []).append(a)
+    tau = [-1] * c
+    taken: dict = {}
+    for a in code:
+        if tau[a] < 0:
+            k = taken.get(blk[a], 0)
+            tau[a] = members[blk[a]][k]
+            taken[blk[a]] = k + 1
+    for root, cols in members.items():
+        free = [b for b in cols if b not in tau]
+        for a in cols:
+            if tau[a] < 0:
+                tau[a] = free.pop(0)
+    return tau
 
 
 def _strategy_base():
@@ -273,6 +340,15 @@ class OptimalTotal(_strategy_base()):
     def pick(self, candidates, history):
         if len(candidates) == 1:
             return int(candidates[0])
+        if len(candidates) == 2:  # 3 in all, as the search counts it
+            return int(candidates[0])
         limit = self.search.max_guesses
         r = None if limit is None else limit - len(history)
-        return self.search.memo[(np.ascontiguousarray(candidates, dtype=np.int64).tobytes(), r)].best
+        cands = np.ascontiguousarray(candidates, dtype=np.int64)
+        entry = self.search.memo.get((cands.tobytes(), r))
+        if entry is not None:
+            return entry.best
+        found = self.search.engine.lookup(cands, r)
+        if found is None or not found[1]:  # pragma: no cover - a search bug
+            raise AssertionError("the strategy reached a set the search did not solve")
+        return found[2]
