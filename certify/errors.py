@@ -8,6 +8,11 @@ class CertifyError(ValueError):
     """
 
 
+class Infeasible(CertifyError):
+    """No strategy meets the limit asked for (e.g. ``build optimal --max-guesses`` below the
+    game's least worst case): a finding about the game, not bad input."""
+
+
 class Terminated(BaseException):
     """SIGTERM or SIGHUP reached the CLI: unwind like Ctrl-C (a file being written is removed on the
     way) and exit with 128 + the signal's number."""

@@ -75,6 +75,18 @@ def check_output(path, inputs=()) -> None:
         raise CertifyError(f"cannot write {_name(path)}: folder {_name(folder)} is not writable")
 
 
+def check_distinct(*paths) -> None:
+    """Refuse two outputs of one command that are the same file (existing or not yet)."""
+    seen = {}
+    for path in paths:
+        if path is None or os.fspath(path) == "-":
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise CertifyError(f"cannot write {_name(path)} twice: it is also {_name(seen[real])}")
+        seen[real] = path
+
+
 def write_output(path, data: bytes, inputs=()) -> None:
     """Write ``data`` to ``path`` as described in the module docstring. A name ending in ``.gz``
     is gzip-compressed with a fixed mtime so the bytes stay deterministic."""

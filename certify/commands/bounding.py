@@ -9,7 +9,7 @@ from .common import EXIT_OK, add_game_args, game_of, positive, print_json
 
 def cmd_bound(args) -> int:
     from ..errors import CertifyError
-    from ..files import check_output, write_output
+    from ..files import check_distinct, check_output, write_output
     from ..search import exact
     from ..search.proof import dumps
 
@@ -22,6 +22,7 @@ def cmd_bound(args) -> int:
     check_output(args.output)
     if args.strategy_out:
         check_output(args.strategy_out, inputs=[args.output])
+        check_distinct(args.output, args.strategy_out)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     if args.worst:
         result = exact.worst_case(game, progress=not args.quiet, say=say)

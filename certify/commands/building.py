@@ -14,6 +14,15 @@ def cmd_build(args) -> int:
     from ..report import summary_lines
     from ..strategies import get_strategy
 
+    if args.strategy == "optimal":  # the exact search, not a heuristic strategy
+        from .optimal import cmd_build_optimal
+
+        return cmd_build_optimal(args)
+    for name in ("max_guesses", "proof"):
+        if getattr(args, name) is not None:
+            from ..errors import CertifyError
+
+            raise CertifyError(f"--{name.replace('_', '-')} goes with 'build optimal'")
     game = game_of(args)
     game.check_size()
     cls = get_strategy(args.strategy)
@@ -77,7 +86,8 @@ def _strategy_options(cls, args) -> dict:
 
 def register(sub) -> None:
     p = sub.add_parser("build", help="expand a strategy into a certificate")
-    p.add_argument("strategy", metavar="STRATEGY", help="strategy id (see 'certify strategies')")
+    p.add_argument("strategy", metavar="STRATEGY",
+                   help="strategy id (see 'certify strategies'), or 'optimal': least total by exact search")
     add_game_args(p)
     p.add_argument("--first", metavar="CODE", help="override the first guess")
     p.add_argument("--sequence", metavar="CODES", help="greenwell: static sequence, comma-separated")
@@ -87,5 +97,8 @@ def register(sub) -> None:
                    help="build on a local Dask cluster of N processes")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="build on a running Dask cluster (default: $DASK_SCHEDULER_ADDRESS)")
+    p.add_argument("--max-guesses", type=positive, metavar="D",
+                   help="optimal: least total among strategies that never use more than D guesses")
+    p.add_argument("--proof", metavar="BOUND", help="optimal: also write the lower-bound proof of its total")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_build)

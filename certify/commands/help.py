@@ -8,7 +8,8 @@ import argparse
 #: Examples per sub-command, as typed (run from the repository, after `make setup`).
 EXAMPLES = {
     "build": ["certify build knuth --pegs 4 --colors 6 -o knuth-4x6.json",
-              "certify build viaud --pegs 5 --colors 8 -o viaud-5x8.json.gz"],
+              "certify build viaud --pegs 5 --colors 8 -o viaud-5x8.json.gz",
+              "certify build optimal --pegs 3 --colors 4 --proof total-3x4.json -o optimal-3x4.json"],
     "verify": ["certify verify certificates/knuth-4x6.json --max-guesses 5",
                "certify verify certificates/*.json --json"],
     "stats": ["certify stats certificates/knuth-4x6.json",

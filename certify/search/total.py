@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from ..errors import CertifyError
+from ..errors import CertifyError, Infeasible
 from .counting import Counting
 from .engine import Engine
 from .kernel import class_sizes
@@ -81,7 +81,7 @@ class TotalSearch:
         every = self._every
         self.value = self._solve(every, self.max_guesses, INFEASIBLE, 0)
         if self.value >= INFEASIBLE:
-            raise CertifyError(f"no strategy solves {self.game} within {self.max_guesses} guesses")
+            raise Infeasible(f"no strategy solves {self.game} within {self.max_guesses} guesses")
         return self.value
 
     def _quick(self, n, r) -> int:
