@@ -32,8 +32,14 @@ INF = 10**9
 #: Memo entry columns.
 HASH, R, LB, EXACT, BEST, OFF, LEN = range(7)
 NCOL = 7
-#: State cells: entries used, pool used, overflow flag, nodes searched.
-USED, POOL, OVERFLOW, NODES = range(4)
+#: State cells: entries used, pool used, overflow flag, nodes searched, nodes that scanned
+#: every guess, guesses searched (below the best's bound), their classes searched.
+USED, POOL, OVERFLOW, NODES, FULL, TRIED, CHILDREN = range(7)
+#: Colour maps tried per peg permutation before giving up on it (as :mod:`.symmetry`).
+MAX_TRIES = 24
+#: Sets of at least this many secrets look for peg permutations too (smaller ones only for
+#: colour transpositions: the search is cheaper than the stabilizer there).
+NSYM = 10
 
 
 @njit(cache=True, nogil=True)
@@ -180,18 +186,162 @@ def canonical(digits, x, blk, rank, nxt, seen):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _sizes(fb, g, cands, n_fb, win, sizes):  # pragma: no cover
-    for f in range(n_fb):
-        sizes[f] = 0
-    row = fb[g]
+def _image(digits, x, sig, tau, pows, vindex):  # pragma: no cover
+    """The code (sig, tau)(x): colour tau[x[i]] on peg sig[i]."""
+    v = 0
+    for i in range(digits.shape[1]):
+        v += tau[digits[x, i]] * pows[sig[i]]
+    return vindex[v]
+
+
+@njit(cache=True, nogil=True)
+def stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk):  # pragma: no cover
+    """Generators (pegs, colours) of part of the stabilizer of S: a transposition linking each
+    colour to its block's lowest colour (``blk``), then, for each peg permutation, one colour
+    permutation that goes with it if any is found (colours matched by how often they sit on
+    each peg of S, at most MAX_TRIES complete maps checked on S), and its inverse."""
+    p = digits.shape[1]
+    ng = 0
+    cap = colors + 2 * pperms.shape[0]
+    gsig = np.empty((cap, p), dtype=np.int64)
+    gtau = np.empty((cap, colors), dtype=np.int64)
+    for c in range(colors):
+        if blk[c] != c:
+            for i in range(p):
+                gsig[ng, i] = i
+            for a in range(colors):
+                gtau[ng, a] = a
+            gtau[ng, c] = blk[c]
+            gtau[ng, blk[c]] = c
+            ng += 1
+    sig = np.zeros((colors, p), dtype=np.int64)
     for s in cands:
-        sizes[row[s]] += 1
-    sizes[win] = 0
+        for i in range(p):
+            sig[digits[s, i], i] += 1
+    for s in cands:
+        mask[s] = True
+    tau = np.empty(colors, dtype=np.int64)
+    used = np.zeros(colors, dtype=np.bool_)
+    opt = np.zeros((colors, colors), dtype=np.bool_)
+    optlist = np.zeros((colors, colors), dtype=np.int64)
+    optlen = np.zeros(colors, dtype=np.int64)
+    idx = np.zeros(colors, dtype=np.int64)
+    for k in range(pperms.shape[0]):
+        sg = pperms[k]
+        possible = True
+        for a in range(colors):
+            anyb = False
+            for b in range(colors):
+                ok = True
+                for i in range(p):
+                    if sig[b, sg[i]] != sig[a, i]:
+                        ok = False
+                        break
+                opt[a, b] = ok
+                anyb = anyb or ok
+            if not anyb:
+                possible = False
+                break
+        if not possible:
+            continue
+        # Depth-first over colours, each trying itself first, then the others in order.
+        for a in range(colors):
+            m = 0
+            if opt[a, a]:
+                optlist[a, 0] = a
+                m = 1
+            for bb in range(colors):
+                if bb != a and opt[a, bb]:
+                    optlist[a, m] = bb
+                    m += 1
+            optlen[a] = m
+            used[a] = False
+            idx[a] = 0
+        tries = 0
+        found = False
+        level = 0
+        while level >= 0:
+            if level == colors:
+                tries += 1
+                good = True
+                for s in cands:
+                    if not mask[_image(digits, s, sg, tau, pows, vindex)]:
+                        good = False
+                        break
+                if good:
+                    found = True
+                    break
+                if tries >= MAX_TRIES:
+                    break
+                level -= 1
+                used[tau[level]] = False
+                idx[level] += 1
+                continue
+            while idx[level] < optlen[level] and used[optlist[level, idx[level]]]:
+                idx[level] += 1
+            if idx[level] == optlen[level]:
+                level -= 1
+                if level >= 0:
+                    used[tau[level]] = False
+                    idx[level] += 1
+                continue
+            tau[level] = optlist[level, idx[level]]
+            used[tau[level]] = True
+            level += 1
+            if level < colors:
+                idx[level] = 0
+        if not found:
+            continue
+        for i in range(p):
+            gsig[ng, i] = sg[i]
+        for c in range(colors):
+            gtau[ng, c] = tau[c]
+        ng += 1
+        inv_same = True
+        for i in range(p):
+            if sg[sg[i]] != i:
+                inv_same = False
+        for c in range(colors):
+            if tau[tau[c]] != c:
+                inv_same = False
+        if not inv_same:
+            for i in range(p):
+                gsig[ng, sg[i]] = i
+            for c in range(colors):
+                gtau[ng, tau[c]] = c
+            ng += 1
+    for s in cands:
+        mask[s] = False
+    return gsig[:ng], gtau[:ng]
+
+
+@njit(cache=True, nogil=True)
+def orbit_reps(gsig, gtau, digits, pows, vindex):  # pragma: no cover
+    """rep[x]: the lowest code of x's orbit under the generators; img[k]: generator k's map."""
+    n = digits.shape[0]
+    k = gsig.shape[0]
+    img = np.empty((k, n), dtype=np.int64)
+    for g in range(k):
+        for x in range(n):
+            img[g, x] = _image(digits, x, gsig[g], gtau[g], pows, vindex)
+    rep = np.arange(n)
+    changed = True
+    while changed:
+        changed = False
+        for g in range(k):
+            for x in range(n):
+                y = rep[img[g, x]]
+                if y < rep[x]:
+                    rep[x] = y
+                    changed = True
+        for x in range(n):
+            rep[x] = rep[rep[x]]
+    return rep, img
 
 
 @njit(cache=True, nogil=True)
 def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
-          table, E, pool, st, cands, r, beta):  # pragma: no cover
+          pperms, pows, vindex, nsym, table, E, pool, st, cands, r, beta):  # pragma: no cover
     """T(cands, r) fail-soft against ``beta`` (r = -1: no limit). Memoised."""
     n = cands.shape[0]
     if n == 0:
@@ -248,11 +398,13 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
                 _store(table, E, pool, st, cands, r, 2 * n, 1, g)
                 return 2 * n
         sz[:] = 0
+    st[FULL] += 1
     blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
     symmetric = False
     for c in range(colors):
         if count[c] > 1:
             symmetric = True
+    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
     nxt = np.zeros(colors, dtype=np.int64)
     seenc = np.zeros(colors, dtype=np.bool_)
     guesses = np.empty(n_codes, dtype=np.int64)
@@ -262,7 +414,10 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
     lowest = INF  # the least lower bound among guesses no better than beta (fail-soft)
     k = 0
     for g in range(n_codes):
-        if symmetric and not canonical(digits, g, blk, rank, nxt, seenc):
+        if full:
+            if rep[g] != g:
+                continue
+        elif symmetric and not canonical(digits, g, blk, rank, nxt, seenc):
             continue
         row = fb[g]
         q = n
@@ -304,6 +459,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
             break
         g = guesses[i]
         row = fb[g]
+        st[TRIED] += 1
         for f in range(n_fb):
             fill[f] = 0
         for s in cands:
@@ -331,8 +487,10 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
             f = cls[t]
             m = start[f + 1] - start[f]
             qc = ctotal[m]
+            st[CHILDREN] += 1
             v = solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
-                      table, E, pool, st, part[start[f]:start[f] + m], rc, best - (acc - qc))
+                      pperms, pows, vindex, nsym, table, E, pool, st, part[start[f]:start[f] + m], rc,
+                      best - (acc - qc))
             acc += v - qc
             if acc >= best:
                 break
@@ -351,7 +509,8 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
 
 
 @njit(cache=True, nogil=True)
-def node_entries(fb, n_fb, win, ctotal, ncap, digits, colors, swaps, pa, pb, mask,
+def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+                 pperms, pows, vindex, nsym,
                  table, E, pool, cands, r, bound):  # pragma: no cover
     """The guess entries of the proof node (cands, bound) with r guesses left (-1: none).
 
@@ -362,6 +521,7 @@ def node_entries(fb, n_fb, win, ctotal, ncap, digits, colors, swaps, pa, pb, mas
     n = cands.shape[0]
     n_codes = fb.shape[0]
     blk, rank, _ = blocks(cands, mask, swaps, pa, pb, colors)
+    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
     nxt = np.zeros(colors, dtype=np.int64)
     seenc = np.zeros(colors, dtype=np.bool_)
     rc = -1 if r < 0 else r - 1
@@ -380,30 +540,47 @@ def node_entries(fb, n_fb, win, ctotal, ncap, digits, colors, swaps, pa, pb, mas
     part = np.empty(n, dtype=np.int64)
     extra = np.zeros(n_fb, dtype=np.int64)
     lbs = np.zeros(n_fb, dtype=np.int64)
+    # A small set proven at 2n (no candidate splits it into singletons): every guess
+    # costs 2n or more by counting, nothing to write.
+    skip = n <= b + 1 and bound <= 2 * n
     for x in range(n_codes):
+        if skip:
+            break
         row = fb[x]
-        for f in range(n_fb):
-            sz[f] = 0
+        q = n
+        big = 0
+        for s in cands:
+            f = row[s]
+            if f != win:
+                m = sz[f] + 1
+                sz[f] = m
+                q += dct[m]
+                if m > big:
+                    big = m
+                if q >= bound:
+                    break  # refuted by counting (q only grows)
+        for s in cands:
+            sz[row[s]] = 0
+        if q >= bound:
+            continue
         for s in cands:
             sz[row[s]] += 1
         sz[win] = 0
-        q = n
-        big = 0
-        for f in range(n_fb):
-            q += ctotal[sz[f]]
-            if sz[f] > big:
-                big = sz[f]
         if limit >= 0 and big > limit:
+            for s in cands:
+                sz[row[s]] = 0
             continue  # a class no strategy settles in time: refuted by counting
-        if q >= bound:
-            continue
         if r < 0 and big == n:
             codes.append(x)
             kinds.append(2)
+            for s in cands:
+                sz[row[s]] = 0
             continue
-        if not canonical(digits, x, blk, rank, nxt, seenc):
+        if (full and rep[x] != x) or (not full and not canonical(digits, x, blk, rank, nxt, seenc)):
             codes.append(x)
             kinds.append(0)
+            for s in cands:
+                sz[row[s]] = 0
             continue
         start[0] = 0
         for f in range(n_fb):
@@ -455,6 +632,8 @@ def node_entries(fb, n_fb, win, ctotal, ncap, digits, colors, swaps, pa, pb, mas
                 c_lb.append(lbs[f])
                 for i in range(start[f], start[f] + sz[f]):
                     cpool.append(part[i])
+        for s in cands:
+            sz[row[s]] = 0
     children = np.empty((len(c_at), 5), dtype=np.int64)
     for i in range(len(c_at)):
         children[i, 0] = c_at[i]
@@ -470,7 +649,75 @@ def node_entries(fb, n_fb, win, ctotal, ncap, digits, colors, swaps, pa, pb, mas
     for i in range(len(codes)):
         out_codes[i] = codes[i]
         out_kinds[i] = kinds[i]
-    return out_codes, out_kinds, blk, children, out_pool
+    psig = np.zeros((0, digits.shape[1]), dtype=np.int64)
+    ptau = np.zeros((0, colors), dtype=np.int64)
+    if full:
+        psig, ptau = _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep)
+    return out_codes, out_kinds, blk, children, out_pool, full, rep, psig, ptau
+
+
+@njit(cache=True, nogil=True)
+def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
+    """(True, rep) when S is big enough (>= nsym) and some peg permutation fixes it (with a
+    colour permutation): rep[x], the lowest code of x's orbit; else (False, unused)."""
+    if cands.shape[0] < nsym or pperms.shape[0] == 0:
+        return False, np.zeros(1, dtype=np.int64)
+    gsig, gtau = stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk)
+    swaps = 0
+    for c in range(colors):
+        if blk[c] != c:
+            swaps += 1
+    if gsig.shape[0] == swaps:
+        return False, np.zeros(1, dtype=np.int64)
+    rep, _ = orbit_reps(gsig, gtau, digits, pows, vindex)
+    return True, rep
+
+
+@njit(cache=True, nogil=True)
+def _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep):  # pragma: no cover
+    """psig[x], ptau[x]: a permutation P with P(S) = S and P(x) = rep[x] (breadth first from
+    the representatives: P_y = P_x . g^-1 for y = g(x))."""
+    gsig, gtau = stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk)
+    _, img = orbit_reps(gsig, gtau, digits, pows, vindex)
+    n = digits.shape[0]
+    p = digits.shape[1]
+    k = gsig.shape[0]
+    isig = np.empty((k, p), dtype=np.int64)
+    itau = np.empty((k, colors), dtype=np.int64)
+    for g in range(k):
+        for i in range(p):
+            isig[g, gsig[g, i]] = i
+        for c in range(colors):
+            itau[g, gtau[g, c]] = c
+    psig = np.empty((n, p), dtype=np.int64)
+    ptau = np.empty((n, colors), dtype=np.int64)
+    known = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    head = 0
+    tail = 0
+    for x in range(n):
+        if rep[x] == x:
+            known[x] = True
+            for i in range(p):
+                psig[x, i] = i
+            for c in range(colors):
+                ptau[x, c] = c
+            queue[tail] = x
+            tail += 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for g in range(k):
+            y = img[g, x]
+            if not known[y]:
+                known[y] = True
+                for i in range(p):
+                    psig[y, i] = psig[x, isig[g, i]]
+                for c in range(colors):
+                    ptau[y, c] = ptau[x, itau[g, c]]
+                queue[tail] = y
+                tail += 1
+    return psig, ptau
 
 
 class Engine:
@@ -509,10 +756,17 @@ class Engine:
             images.append(space.image(ident, tuple(tau)))
         self.swaps = np.ascontiguousarray(np.array(images, dtype=np.int64).reshape(len(pairs), n))
         self.mask = np.zeros(n, dtype=np.bool_)
+        p, c = space.pegs, space.colors
+        self.pperms = np.array([s for s in itertools.permutations(range(p))][1:],
+                               dtype=np.int64).reshape(-1, p)
+        self.pows = np.array([c ** (p - 1 - i) for i in range(p)], dtype=np.int64)
+        self.vindex = np.full(c ** p, -1, dtype=np.int64)
+        self.vindex[space.values] = np.arange(n)
+        self.nsym = NSYM
         self.table = np.zeros(1 << 16, dtype=np.int64)
         self.E = np.zeros((1 << 14, NCOL), dtype=np.int64)
         self.pool = np.zeros(1 << 18, dtype=np.int32)
-        self.st = np.zeros(4, dtype=np.int64)
+        self.st = np.zeros(8, dtype=np.int64)
 
     @property
     def nodes(self) -> int:
@@ -537,7 +791,8 @@ class Engine:
         rr = -1 if r is None else int(r)
         while True:
             v = solve(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap, self.digits,
-                      self.colors, self.swaps, self.pa, self.pb, self.mask, self.table, self.E,
+                      self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms, self.pows,
+                      self.vindex, self.nsym, self.table, self.E,
                       self.pool, self.st, cands, rr, int(beta))
             if not self.st[OVERFLOW]:
                 return int(v)
@@ -552,8 +807,9 @@ class Engine:
         return int(row[LB]), bool(row[EXACT]), int(row[BEST])
 
     def entries(self, cands, r, bound):
-        return node_entries(self.fb, self.n_fb, self.win, self.ctotal, self.ncap, self.digits,
-                            self.colors, self.swaps, self.pa, self.pb, self.mask, self.table,
+        return node_entries(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap, self.digits,
+                            self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
+                            self.pows, self.vindex, self.nsym, self.table,
                             self.E, self.pool, cands, -1 if r is None else int(r), int(bound))
 
 

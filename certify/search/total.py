@@ -5,14 +5,27 @@ T(S, r) = min over guesses g of |S| + sum of T(C, r - 1) over g's non-winning cl
 beta)`` is fail-soft: it returns T exactly when T < beta, else a lower bound >= beta. Every
 bound it uses is one the checker can verify: counting (``Counting.total``, and |C| > N(r - 1)
 for a class that no strategy settles in time) or the bound of a sub-search it has recorded.
-For every representative guess (:mod:`.symmetry`) a searched node records the value it gave
-and which classes were above counting: the proof's entries. Every recorded value is at
-least the node's final bound (a guess cut off against an earlier, higher best is above the
-final best too), which is what the checker asks.
 
-A guess that does not split S at all (one class, S itself) is never better than the best;
-without a guess limit its proof refers to S itself with the bound less |S|, a copy of S's
-node ("chain" nodes, until counting suffices), since a node cannot refer to itself.
+Two layers. The nodes above depth ``TOP`` (the root and its classes: few, big, very
+symmetric) are searched here, one guess per orbit of the whole stabilizer found by
+:mod:`.symmetry`, guesses with identical splits merged; each records, for every
+representative guess, the value it gave and which classes were above counting. Everything
+below is one compiled call per class (:mod:`.engine`), with its own memo.
+
+Tie-break (deterministic): at every node the guesses are tried in increasing counting value,
+ties in code order (stable sort), and the first guess that reaches the best total is kept;
+a guess's classes are searched biggest first (ties: lower feedback). The proof is laid out by
+:mod:`.proof` (sorted keys, nodes in a fixed order): reruns give identical bytes.
+
+Every recorded value is at least the node's final bound (a guess cut off against an earlier,
+higher best is above the final best too), which is what the checker asks. A guess that does
+not split S at all (one class, S itself) is never better than the best; without a guess
+limit its proof refers to S itself with the bound less |S|, a copy of S's node ("chain"
+nodes, until counting suffices), since a node cannot refer to itself.
+
+References: Koyama and Lai (1993) for 4x6; G. Ville, "An optimal Mastermind (4,7) strategy
+and more results in the expected case" (2013): depth-first branch and bound with a tight
+bound, lower bounds per class and guess equivalence, as here.
 """
 
 from __future__ import annotations
@@ -30,8 +43,8 @@ from .proof import ProofWriter
 from .space import Space
 from .symmetry import Alike
 
-#: The least total takes minutes on 4x6 (1296 codes, measured 5 min) and grows fast beyond.
-MAX_TOTAL_CODES = 1296
+#: Up to Bulls and Cows (5040 codes); 4x6 takes seconds, bigger games minutes or more.
+MAX_TOTAL_CODES = 5040
 #: The bound of a node no strategy can settle within its guesses left (every bound holds
 #: there, vacuously): far above any total of a game the search takes.
 INFEASIBLE = 10**9
@@ -57,7 +70,7 @@ class TotalSearch:
         game.check_size()
         if game.size > MAX_TOTAL_CODES:
             raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
-                               f"{MAX_TOTAL_CODES} (4x6 takes minutes)")
+                               f"{MAX_TOTAL_CODES}")
         self.space = Space(game)
         self.count = Counting(game.pegs, game.colors, game.repetition)
         self.alike = Alike(self.space)
@@ -66,10 +79,16 @@ class TotalSearch:
         self.ctotal = np.array([self.count.total(k) for k in range(n + 1)], dtype=np.int64)
         self.memo: dict = {}
         self.engine = Engine(self.space, self.count)
-        self.nodes = 0
+        self.top = TOP
+        self.py_nodes = 0
         self.progress = progress
         self._last = time.monotonic()
         self.value = None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched: here and by the compiled search."""
+        return self.py_nodes + self.engine.nodes
 
     def representatives(self, cands):
         return self.alike.representatives(cands)
@@ -93,7 +112,7 @@ class TotalSearch:
         return int(self.ctotal[n])
 
     def _solve(self, cands, r, beta, depth) -> int:
-        if depth >= TOP:
+        if depth >= self.top:
             return self.engine.solve(cands, r, beta)
         n = len(cands)
         if n == 0:
@@ -109,7 +128,7 @@ class TotalSearch:
         entry = self.memo.get(key)
         if entry is not None and (entry.exact or entry.lb >= beta):
             return entry.lb
-        self.nodes += 1
+        self.py_nodes += 1
         self._tick(n)
         lb, best, record = self._search(cands, r, beta, depth)
         lb = min(lb, INFEASIBLE)
@@ -243,7 +262,7 @@ class TotalSearch:
         found = self.engine.lookup(cands, r)
         if found is None or found[0] < bound:  # pragma: no cover - a search bug
             raise AssertionError("proof asked for more than the search proved")
-        codes, kinds, blk, children, pool = self.engine.entries(cands, r, bound)
+        codes, kinds, blk, children, pool, full, rep, psig, ptau = self.engine.entries(cands, r, bound)
         if len(kinds) and kinds[-1] < 0:  # pragma: no cover - a search bug
             raise AssertionError(f"guess {sp.texts[int(codes[-1])]} is not refuted")
         child_depth = None if depth is None else depth + 1
@@ -259,6 +278,9 @@ class TotalSearch:
             elif kind == 2:  # x does not split S: S again, bound - n
                 f = int(sp.fb[x][cands[0]])
                 out[sp.texts[x]] = {sp.keys[f]: writer.ref(cands, bound - n, None)}
+            elif full:
+                perm = (tuple(psig[x].tolist()), tuple(ptau[x].tolist()))
+                out[sp.texts[x]] = {"same_as": sp.texts[int(rep[x])], "perm": writer.perm_json(perm)}
             else:
                 tau = _block_map(digits[x].tolist(), blk.tolist())
                 rep = int(sp.index_of(np.array([[tau[c] for c in digits[x].tolist()]]))[0])
