@@ -4,6 +4,12 @@
 writes the manifest ``certificates/index.json`` (game, strategy, claims, sha256 of each file);
 ``python -m certify.catalog verify`` runs the independent verifier on all of them and checks
 the manifest against the files.
+
+Certificates too big to commit (6 pegs x 9 colours: 2.4 MB gzipped each) are listed in
+``certificates/external.json`` instead: figures, sha256 and the command that builds them.
+``python -m certify.catalog add-external FILE COMMAND`` verifies FILE and records it there;
+``python -m certify.catalog verify-external DIR`` verifies the listed files found in DIR and
+checks them against their entries.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import orjson
 
 ROOT = Path(__file__).resolve().parent.parent / "certificates"
 MANIFEST = "index.json"
+EXTERNAL = "external.json"
 
 #: (file name, strategy id, pegs, colors, repetition, options)
 CATALOG: list[tuple[str, str, int, int, bool, dict]] = [
@@ -148,6 +155,55 @@ def verify_bounds(folder: Path = ROOT / "bounds") -> int:
     return status
 
 
+def _external(folder: Path) -> dict:
+    path = folder / EXTERNAL
+    if not path.exists():
+        return {"format": "certify-external-index", "version": 1, "certificates": []}
+    return orjson.loads(path.read_bytes())
+
+
+def add_external(file: str, command: str, folder: Path = ROOT) -> int:
+    """Verify ``file`` and record its figures and sha256 in certificates/external.json."""
+    from . import verify
+    from .files import write_output
+
+    data = verify.read_input(file)  # read once: the bytes verified are the bytes hashed
+    report = verify.verify_bytes(data, file, keep=True)
+    print(report.line())
+    if not report.valid:
+        return report.status
+    cert = report.document
+    entry = {"file": Path(file).name, "game": cert["game"], "strategy": cert["strategy"],
+             "claims": cert["claims"], "sha256": hashlib.sha256(data).hexdigest(),
+             "bytes": len(data), "command": command}
+    index = _external(folder)
+    index["certificates"] = sorted([e for e in index["certificates"] if e["file"] != entry["file"]]
+                                   + [entry], key=lambda e: e["file"])
+    write_output(folder / EXTERNAL, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    return 0
+
+
+def verify_external(where: str, folder: Path = ROOT) -> int:
+    """Verify the listed big certificates found in ``where`` against their entries."""
+    from . import verify
+
+    status = 0
+    for entry in _external(folder)["certificates"]:
+        path = Path(where) / entry["file"]
+        if not path.exists():
+            print(f"{path}: absent (build it with: {entry['command']})")
+            continue
+        data = verify.read_input(str(path))
+        report = verify.verify_bytes(data, str(path))
+        print(report.line(), flush=True)
+        status = max(status, report.status)
+        if report.valid and (report.claims != entry["claims"]
+                             or hashlib.sha256(data).hexdigest() != entry["sha256"]):
+            print(f"{path}: does not match its {EXTERNAL} entry")
+            status = max(status, 1)
+    return status
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["build"]:
@@ -157,7 +213,12 @@ def main(argv=None) -> int:
         return verify_all()
     if argv == ["verify-bounds"]:
         return verify_bounds()
-    print("usage: python -m certify.catalog build|verify|verify-bounds", file=sys.stderr)
+    if len(argv) == 3 and argv[0] == "add-external":
+        return add_external(argv[1], argv[2])
+    if len(argv) == 2 and argv[0] == "verify-external":
+        return verify_external(argv[1])
+    print("usage: python -m certify.catalog build|verify|verify-bounds|add-external FILE COMMAND"
+          "|verify-external DIR", file=sys.stderr)
     return 2
 
 

@@ -124,12 +124,15 @@ class _client:
             else:
                 import dask
 
+                # Workers log at CRITICAL only: a task's error reaches us through its future,
+                # and what they log when the client goes away is noise on our stderr. Port 0:
+                # the scheduler's HTTP endpoint must not fight another cluster for 8787.
                 # Dask makes its workers' malloc give memory back at once (64 KiB): the builder
                 # allocates and frees big arrays at every node, and paid 15% more system time.
                 with dask.config.set({f"distributed.nanny.pre-spawn-environ.{TRIM}": 1 << 26}):
                     self.cluster = distributed.LocalCluster(
                         n_workers=self.workers, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR, preload=[__name__])
+                        dashboard_address=":0", silence_logs=logging.CRITICAL, preload=[__name__])
                 self.client = distributed.Client(self.cluster)
         except (OSError, TimeoutError) as e:
             self.__exit__(None, None, None)
@@ -138,6 +141,10 @@ class _client:
         return self.client
 
     def __exit__(self, *exc) -> None:
+        if exc and exc[0] is not None:
+            # Closing after an interrupt or a failure: Dask logs the connections it loses on the
+            # way out, with tracebacks, over the one-line message the CLI prints.
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)
         for part in (self.client, self.cluster):
             if part is not None:
                 try:

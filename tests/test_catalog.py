@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import orjson
 import pytest
 
 from certify import catalog, verify
+
+from conftest import CERTS
 
 ENTRIES = {entry[0]: entry for entry in catalog.CATALOG}
 
@@ -13,7 +17,7 @@ ENTRIES = {entry[0]: entry for entry in catalog.CATALOG}
 def test_catalogue_names_are_unique_and_files_committed():
     names = [entry[0] for entry in catalog.CATALOG]
     assert len(names) == len(set(names))
-    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name != catalog.MANIFEST and p.is_file()}
+    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name not in (catalog.MANIFEST, catalog.EXTERNAL) and p.is_file()}
     assert on_disk == set(names), "certificates/ and CATALOG disagree"
 
 
@@ -41,3 +45,28 @@ def test_verify_all_passes(capsys):
 def test_rebuild_is_byte_identical(name, tmp_path):
     assert catalog.build_one(ENTRIES[name], tmp_path) == (catalog.ROOT / name).read_bytes()
     # about 5 s in all, knuth 5x8 the most; the exact search's strategies: tests/test_search_catalog.py
+
+
+def test_external_manifest_records_verified_files_and_catches_a_changed_one(tmp_path, capsys):
+    """Big certificates live outside git: their entry (figures, sha256, command) is written from
+    a verified file, and a file that differs from its entry is reported."""
+    from certify import catalog
+
+    index, where = tmp_path / "index", tmp_path / "files"
+    index.mkdir()
+    where.mkdir()
+    src = CERTS / "knuth-4x6.json"
+    (where / src.name).write_bytes(src.read_bytes())
+    assert catalog.add_external(str(where / src.name), "certify build knuth", folder=index) == 0
+    entry = json.loads((index / catalog.EXTERNAL).read_text())["certificates"][0]
+    assert entry["claims"]["total_guesses"] == 5801 and entry["bytes"] == src.stat().st_size
+    assert catalog.verify_external(str(where), folder=index) == 0
+    # Same tree, other bytes (indentation): valid, but not the file recorded.
+    (where / src.name).write_text(json.dumps(json.loads(src.read_text())))
+    assert catalog.verify_external(str(where), folder=index) == 1
+    assert "does not match its external.json entry" in capsys.readouterr().out
+    (where / src.name).unlink()
+    assert catalog.verify_external(str(where), folder=index) == 0
+    assert "absent (build it with: certify build knuth)" in capsys.readouterr().out
+    (where / "bad.json").write_text("{}")
+    assert catalog.add_external(str(where / "bad.json"), "x", folder=index) != 0

@@ -246,3 +246,22 @@ def test_build_through_a_running_scheduler(scheduler, tmp_path):
     with distributed.Client(scheduler) as c:
         executed = c.run(lambda dask_worker: dask_worker.state.executed_count)
     assert len(executed) == 2 and all(n > 0 for n in executed.values())  # both workers took part
+
+
+def test_a_busy_dashboard_port_is_not_our_business(tmp_path):
+    """Another cluster (here a plain socket) holds Dask's usual port 8787: --workers still builds,
+    and prints nothing but our own lines on stderr."""
+    import socket
+
+    holder = socket.socket()
+    try:
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.bind(("", 8787))
+        holder.listen()
+    except OSError:
+        pass  # already held by someone else: the same situation
+    try:
+        r = run_cli("build", "knuth", "--workers", 2, "-q", "-o", tmp_path / "k.json")
+    finally:
+        holder.close()
+    assert r.returncode == 0 and r.stderr == "", r.stderr

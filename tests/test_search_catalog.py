@@ -97,8 +97,7 @@ def test_search_never_imports_the_checkers():
         assert not bad, f"{path.name} imports {bad}"
 
 
-def test_only_the_bound_command_imports_the_search():
-    # bound and build optimal (commands/optimal.py) are the search's two commands.
+def test_only_the_bound_and_optimal_commands_import_the_search():
     for path in PACKAGE.rglob("*.py"):
         if "search" in path.relative_to(PACKAGE).parts or path.name in ("bounding.py", "optimal.py"):
             continue
