@@ -32,6 +32,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -qq --upgrade pip
 	$(PY) -m pip install -qq -e '.[test]'
 	$(PY) -m certify.strategies.kernel  # compile the numba loop once (cached on disk)
+	$(PY) -m certify.search.engine  # the exact search's compiled loops, likewise
 	@touch $(STAMP)
 
 # System packages (tools/system-packages.sh: Graphviz's dot for `certify render`, chromium and its

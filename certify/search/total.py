@@ -5,14 +5,27 @@ T(S, r) = min over guesses g of |S| + sum of T(C, r - 1) over g's non-winning cl
 beta)`` is fail-soft: it returns T exactly when T < beta, else a lower bound >= beta. Every
 bound it uses is one the checker can verify: counting (``Counting.total``, and |C| > N(r - 1)
 for a class that no strategy settles in time) or the bound of a sub-search it has recorded.
-For every representative guess (:mod:`.symmetry`) a searched node records the value it gave
-and which classes were above counting: the proof's entries. Every recorded value is at
-least the node's final bound (a guess cut off against an earlier, higher best is above the
-final best too), which is what the checker asks.
 
-A guess that does not split S at all (one class, S itself) is never better than the best;
-without a guess limit its proof refers to S itself with the bound less |S|, a copy of S's
-node ("chain" nodes, until counting suffices), since a node cannot refer to itself.
+Two layers. The nodes above depth ``TOP`` (the root and its classes: few, big, very
+symmetric) are searched here, one guess per orbit of the whole stabilizer found by
+:mod:`.symmetry`, guesses with identical splits merged; each records, for every
+representative guess, the value it gave and which classes were above counting. Everything
+below is one compiled call per class (:mod:`.engine`), with its own memo.
+
+Tie-break (deterministic): at every node the guesses are tried in increasing counting value,
+ties in code order (stable sort), and the first guess that reaches the best total is kept;
+a guess's classes are searched biggest first (ties: lower feedback). The proof is laid out by
+:mod:`.proof` (sorted keys, nodes in a fixed order): reruns give identical bytes.
+
+Every recorded value is at least the node's final bound (a guess cut off against an earlier,
+higher best is above the final best too), which is what the checker asks. A guess that does
+not split S at all (one class, S itself) is never better than the best; without a guess
+limit its proof refers to S itself with the bound less |S|, a copy of S's node ("chain"
+nodes, until counting suffices), since a node cannot refer to itself.
+
+References: Koyama and Lai (1993) for 4x6; G. Ville, "An optimal Mastermind (4,7) strategy
+and more results in the expected case" (2013): depth-first branch and bound with a tight
+bound, lower bounds per class and guess equivalence, as here.
 """
 
 from __future__ import annotations
@@ -24,16 +37,20 @@ import numpy as np
 
 from ..errors import CertifyError, Infeasible
 from .counting import Counting
+from .engine import Engine
 from .kernel import class_sizes
 from .proof import ProofWriter
 from .space import Space
 from .symmetry import Alike
 
-#: The least total takes minutes on 4x6 (1296 codes, measured 5 min) and grows fast beyond.
-MAX_TOTAL_CODES = 1296
+#: Up to Bulls and Cows (5040 codes); 4x6 takes seconds, bigger games minutes or more.
+MAX_TOTAL_CODES = 5040
 #: The bound of a node no strategy can settle within its guesses left (every bound holds
 #: there, vacuously): far above any total of a game the search takes.
 INFEASIBLE = 10**9
+#: Nodes above this depth are searched here with the whole stabilizer (:mod:`.symmetry`);
+#: below, by the compiled search (:mod:`.engine`).
+TOP = 2
 
 
 class Entry:
@@ -53,7 +70,7 @@ class TotalSearch:
         game.check_size()
         if game.size > MAX_TOTAL_CODES:
             raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
-                               f"{MAX_TOTAL_CODES} (4x6 takes minutes)")
+                               f"{MAX_TOTAL_CODES}")
         self.space = Space(game)
         self.count = Counting(game.pegs, game.colors, game.repetition)
         self.alike = Alike(self.space)
@@ -61,10 +78,17 @@ class TotalSearch:
         n = self.space.n
         self.ctotal = np.array([self.count.total(k) for k in range(n + 1)], dtype=np.int64)
         self.memo: dict = {}
-        self.nodes = 0
+        self.engine = Engine(self.space, self.count)
+        self.top = TOP
+        self.py_nodes = 0
         self.progress = progress
         self._last = time.monotonic()
         self.value = None
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched: here and by the compiled search."""
+        return self.py_nodes + self.engine.nodes
 
     def representatives(self, cands):
         return self.alike.representatives(cands)
@@ -74,7 +98,7 @@ class TotalSearch:
     def solve(self) -> int:
         """The least total (raises when no strategy fits within max_guesses)."""
         every = self._every
-        self.value = self._solve(every, self.max_guesses, INFEASIBLE)
+        self.value = self._solve(every, self.max_guesses, INFEASIBLE, 0)
         if self.value >= INFEASIBLE:
             raise Infeasible(f"no strategy solves {self.game} within {self.max_guesses} guesses")
         return self.value
@@ -87,7 +111,9 @@ class TotalSearch:
             return INFEASIBLE
         return int(self.ctotal[n])
 
-    def _solve(self, cands, r, beta) -> int:
+    def _solve(self, cands, r, beta, depth) -> int:
+        if depth >= self.top:
+            return self.engine.solve(cands, r, beta)
         n = len(cands)
         if n == 0:
             return 0
@@ -102,16 +128,16 @@ class TotalSearch:
         entry = self.memo.get(key)
         if entry is not None and (entry.exact or entry.lb >= beta):
             return entry.lb
-        self.nodes += 1
+        self.py_nodes += 1
         self._tick(n)
-        lb, best, record = self._search(cands, r, beta)
+        lb, best, record = self._search(cands, r, beta, depth)
         lb = min(lb, INFEASIBLE)
         exact = lb < beta
         if entry is None or lb > entry.lb or exact:
             self.memo[key] = Entry(lb, exact, best, record)
         return lb
 
-    def _search(self, cands, r, beta):
+    def _search(self, cands, r, beta, depth):
         sp = self.space
         n = len(cands)
         rc = None if r is None else r - 1
@@ -138,7 +164,7 @@ class TotalSearch:
                 if m < 2:  # one secret: 1 more guess, as counting says
                     break
                 qc = int(self.ctotal[m])
-                v = self._solve(cands[labels == f], rc, best - (acc - qc))
+                v = self._solve(cands[labels == f], rc, best - (acc - qc), depth + 1)
                 if v > qc:
                     used[f] = min(v, INFEASIBLE)
                 acc += v - qc
@@ -182,7 +208,9 @@ class TotalSearch:
             return {}  # counting settles the node whole
         rc = None if r is None else r - 1
         key = (cands.tobytes(), r)
-        entry = self.memo[key]
+        entry = self.memo.get(key)
+        if entry is None:
+            return self._engine_guesses(cands, bound, depth, writer)
         if entry.lb < bound:  # pragma: no cover - a reference never asks more than was proven
             raise AssertionError("proof asked for more than the search proved")
         _, gens, rep, same = self.representatives(cands)
@@ -226,10 +254,48 @@ class TotalSearch:
                 out[sp.texts[x]] = refs
         return out
 
+    def _engine_guesses(self, cands, bound, depth, writer) -> dict:
+        """The entries of a node the compiled search proved (:func:`.engine.node_entries`)."""
+        sp = self.space
+        n = len(cands)
+        r = None if depth is None else self.max_guesses - depth
+        found = self.engine.lookup(cands, r)
+        if found is None or found[0] < bound:  # pragma: no cover - a search bug
+            raise AssertionError("proof asked for more than the search proved")
+        codes, kinds, blk, children, pool, full, rep, psig, ptau = self.engine.entries(cands, r, bound)
+        if len(kinds) and kinds[-1] < 0:  # pragma: no cover - a search bug
+            raise AssertionError(f"guess {sp.texts[int(codes[-1])]} is not refuted")
+        child_depth = None if depth is None else depth + 1
+        refs: dict = {}
+        for at, f, start, size, b in children.tolist():
+            child = pool[start:start + size]
+            refs.setdefault(at, {})[sp.keys[f]] = writer.ref(child, b, child_depth)
+        out = {}
+        digits = sp.digits
+        for at, (x, kind) in enumerate(zip(codes.tolist(), kinds.tolist())):
+            if kind == 1:
+                out[sp.texts[x]] = refs[at]
+            elif kind == 2:  # x does not split S: S again, bound - n
+                f = int(sp.fb[x][cands[0]])
+                out[sp.texts[x]] = {sp.keys[f]: writer.ref(cands, bound - n, None)}
+            elif full:
+                perm = (tuple(psig[x].tolist()), tuple(ptau[x].tolist()))
+                out[sp.texts[x]] = {"same_as": sp.texts[int(rep[x])], "perm": writer.perm_json(perm)}
+            else:
+                tau = _block_map(digits[x].tolist(), blk.tolist())
+                rep = int(sp.index_of(np.array([[tau[c] for c in digits[x].tolist()]]))[0])
+                perm = (tuple(range(sp.pegs)), tuple(tau))
+                out[sp.texts[x]] = {"same_as": sp.texts[rep], "perm": writer.perm_json(perm)}
+        return out
+
     def _bound_of(self, cands, r) -> int:
         """The bound proven for (cands, r): the memo's (chain nodes excepted)."""
         entry = self.memo.get((cands.tobytes(), r))
-        return entry.lb if entry is not None else self._quick(len(cands), r)
+        if entry is not None:
+            return entry.lb
+        found = self.engine.lookup(cands, r)
+        quick = self._quick(len(cands), r)
+        return quick if found is None else max(found[0], quick)
 
     # -- the strategy ---------------------------------------------------------------------
 
@@ -244,6 +310,29 @@ class TotalSearch:
             raise AssertionError(f"the optimal strategy totals {cert['claims']['total_guesses']}, "
                                  f"not {self.value}")
         return cert
+
+
+def _block_map(code, blk) -> list:
+    """The colour permutation that takes ``code`` to the lowest code of its orbit under the
+    permutations of each block's colours (blk[c]: the lowest colour of c's block): each
+    block's colours renamed in order of first appearance, the others of the block after."""
+    c = len(blk)
+    members: dict = {}
+    for a in range(c):
+        members.setdefault(blk[a], []).append(a)
+    tau = [-1] * c
+    taken: dict = {}
+    for a in code:
+        if tau[a] < 0:
+            k = taken.get(blk[a], 0)
+            tau[a] = members[blk[a]][k]
+            taken[blk[a]] = k + 1
+    for root, cols in members.items():
+        free = [b for b in cols if b not in tau]
+        for a in cols:
+            if tau[a] < 0:
+                tau[a] = free.pop(0)
+    return tau
 
 
 def _strategy_base():
@@ -273,6 +362,15 @@ class OptimalTotal(_strategy_base()):
     def pick(self, candidates, history):
         if len(candidates) == 1:
             return int(candidates[0])
+        if len(candidates) == 2:  # 3 in all, as the search counts it
+            return int(candidates[0])
         limit = self.search.max_guesses
         r = None if limit is None else limit - len(history)
-        return self.search.memo[(np.ascontiguousarray(candidates, dtype=np.int64).tobytes(), r)].best
+        cands = np.ascontiguousarray(candidates, dtype=np.int64)
+        entry = self.search.memo.get((cands.tobytes(), r))
+        if entry is not None:
+            return entry.best
+        found = self.search.engine.lookup(cands, r)
+        if found is None or not found[1]:  # pragma: no cover - a search bug
+            raise AssertionError("the strategy reached a set the search did not solve")
+        return found[2]

@@ -1,0 +1,831 @@
+"""Compiled least-total search (numba): the whole depth-first branch and bound below a node.
+
+``solve`` computes T(S, r) fail-soft (exact when below ``beta``, else a lower bound >= beta),
+the recursion of :mod:`.total` in one compiled call:
+
+- guesses: one per orbit of the colour permutations that fix S (colours whose transposition
+  maps S onto itself, found by trying each pair: free colours, colours absent from S, ...);
+  the orbit's representative is its lowest code (the block's colours renamed in order of
+  first appearance);
+- each guess's counting value (|S| + the counting bound of every class, or infeasible when a
+  class exceeds N(r - 1)); guesses in increasing value, ties in code order; the scan stops as
+  soon as a value reaches the best total found (every later one is at least as high);
+- a guess's classes biggest first, each searched with the window that is left;
+- small sets (|S| <= b + 1, where counting gives 2|S| - 1): a candidate that splits the others
+  into singletons settles S in 2|S| - 1 (the least possible); otherwise every guess costs at
+  least 2|S| (a bound the checker confirms by counting alone), reached by a code that splits S
+  into singletons.
+
+Results go to a memo of candidate sets (open addressing on numpy arrays): the exact value and
+a best guess, or the best lower bound proven. When the memo is full the call stops, the
+caller grows the arrays and calls again (the memo kept). ``node_entries`` gives a proof node's
+guess entries from the memo (what :mod:`.total` writes for nodes below the top levels).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: The value of a set no strategy settles within the guesses left.
+INF = 10**9
+#: Memo entry columns.
+HASH, R, LB, EXACT, BEST, OFF, LEN = range(7)
+NCOL = 7
+#: State cells: entries used, pool used, overflow flag, nodes searched, nodes that scanned
+#: every guess, guesses searched (below the best's bound), their classes searched.
+USED, POOL, OVERFLOW, NODES, FULL, TRIED, CHILDREN = range(7)
+#: Colour maps tried per peg permutation before giving up on it (as :mod:`.symmetry`).
+MAX_TRIES = 24
+#: Sets of at least this many secrets look for peg permutations too (smaller ones only for
+#: colour transpositions: the search is cheaper than the stabilizer there).
+NSYM = 10
+
+
+@njit(cache=True, nogil=True)
+def _hash(cands, r):  # pragma: no cover
+    h = np.uint64(1469598103934665603) ^ np.uint64(r + 7)
+    for s in cands:
+        h = (h ^ np.uint64(s)) * np.uint64(1099511628211)
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(0x3FFFFFFFFFFFFFFF))
+
+
+@njit(cache=True, nogil=True)
+def find(table, E, pool, cands, r):  # pragma: no cover
+    """Memo index of (cands, r), or -1."""
+    h = _hash(cands, r)
+    mask = table.shape[0] - 1
+    k = h & mask
+    n = cands.shape[0]
+    while True:
+        e = table[k] - 1
+        if e < 0:
+            return -1
+        if E[e, HASH] == h and E[e, R] == r and E[e, LEN] == n:
+            off = E[e, OFF]
+            same = True
+            for i in range(n):
+                if pool[off + i] != cands[i]:
+                    same = False
+                    break
+            if same:
+                return e
+        k = (k + 1) & mask
+
+
+@njit(cache=True, nogil=True)
+def _store(table, E, pool, st, cands, r, lb, exact, best):  # pragma: no cover
+    if st[OVERFLOW]:
+        return
+    e = find(table, E, pool, cands, r)
+    if e >= 0:
+        if exact or lb > E[e, LB]:
+            E[e, LB] = lb
+            E[e, EXACT] = exact
+            E[e, BEST] = best
+        return
+    n = cands.shape[0]
+    if st[USED] >= E.shape[0] or st[POOL] + n > pool.shape[0] or 2 * (st[USED] + 1) > table.shape[0]:
+        st[OVERFLOW] = 1
+        return
+    e = st[USED]
+    st[USED] += 1
+    h = _hash(cands, r)
+    E[e, HASH] = h
+    E[e, R] = r
+    E[e, LB] = lb
+    E[e, EXACT] = exact
+    E[e, BEST] = best
+    E[e, OFF] = st[POOL]
+    E[e, LEN] = n
+    pool[st[POOL]:st[POOL] + n] = cands
+    st[POOL] += n
+    mask = table.shape[0] - 1
+    k = h & mask
+    while table[k] != 0:
+        k = (k + 1) & mask
+    table[k] = e + 1
+
+
+@njit(cache=True, nogil=True)
+def rehash(table, E, used):  # pragma: no cover
+    """Fill an empty (bigger) table with the first ``used`` entries."""
+    mask = table.shape[0] - 1
+    for e in range(used):
+        k = E[e, HASH] & mask
+        while table[k] != 0:
+            k = (k + 1) & mask
+        table[k] = e + 1
+
+
+@njit(cache=True, nogil=True)
+def blocks(cands, mask, swaps, pa, pb, colors):  # pragma: no cover
+    """rank[c]: colour c's place among the colours of its block (colours linked by
+    transpositions that fix S), in increasing order; blk[c]: the block's lowest colour."""
+    for s in cands:
+        mask[s] = True
+    blk = np.arange(colors)
+    for k in range(pa.shape[0]):
+        a = pa[k]
+        b = pb[k]
+        ra = a
+        while blk[ra] != ra:
+            ra = blk[ra]
+        rb = b
+        while blk[rb] != rb:
+            rb = blk[rb]
+        if ra == rb:
+            continue
+        img = swaps[k]
+        ok = True
+        for s in cands:
+            if not mask[img[s]]:
+                ok = False
+                break
+        if ok:
+            if ra < rb:
+                blk[rb] = ra
+            else:
+                blk[ra] = rb
+    for s in cands:
+        mask[s] = False
+    for c in range(colors):
+        r = c
+        while blk[r] != r:
+            r = blk[r]
+        blk[c] = r
+    rank = np.zeros(colors, dtype=np.int64)
+    count = np.zeros(colors, dtype=np.int64)
+    for c in range(colors):
+        rank[c] = count[blk[c]]
+        count[blk[c]] += 1
+    return blk, rank, count
+
+
+@njit(cache=True, nogil=True)
+def canonical(digits, x, blk, rank, nxt, seen):  # pragma: no cover
+    """Whether code x is the lowest of its orbit: each block's colours appear in x, in order
+    of first appearance, as the block's lowest colours in increasing order."""
+    p = digits.shape[1]
+    ok = True
+    for i in range(p):
+        c = digits[x, i]
+        if not seen[c]:
+            seen[c] = True
+            b = blk[c]
+            if rank[c] != nxt[b]:
+                ok = False
+                break
+            nxt[b] += 1
+    for i in range(p):
+        c = digits[x, i]
+        seen[c] = False
+        nxt[blk[c]] = 0
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _image(digits, x, sig, tau, pows, vindex):  # pragma: no cover
+    """The code (sig, tau)(x): colour tau[x[i]] on peg sig[i]."""
+    v = 0
+    for i in range(digits.shape[1]):
+        v += tau[digits[x, i]] * pows[sig[i]]
+    return vindex[v]
+
+
+@njit(cache=True, nogil=True)
+def stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk):  # pragma: no cover
+    """Generators (pegs, colours) of part of the stabilizer of S: a transposition linking each
+    colour to its block's lowest colour (``blk``), then, for each peg permutation, one colour
+    permutation that goes with it if any is found (colours matched by how often they sit on
+    each peg of S, at most MAX_TRIES complete maps checked on S), and its inverse."""
+    p = digits.shape[1]
+    ng = 0
+    cap = colors + 2 * pperms.shape[0]
+    gsig = np.empty((cap, p), dtype=np.int64)
+    gtau = np.empty((cap, colors), dtype=np.int64)
+    for c in range(colors):
+        if blk[c] != c:
+            for i in range(p):
+                gsig[ng, i] = i
+            for a in range(colors):
+                gtau[ng, a] = a
+            gtau[ng, c] = blk[c]
+            gtau[ng, blk[c]] = c
+            ng += 1
+    sig = np.zeros((colors, p), dtype=np.int64)
+    for s in cands:
+        for i in range(p):
+            sig[digits[s, i], i] += 1
+    for s in cands:
+        mask[s] = True
+    tau = np.empty(colors, dtype=np.int64)
+    used = np.zeros(colors, dtype=np.bool_)
+    opt = np.zeros((colors, colors), dtype=np.bool_)
+    optlist = np.zeros((colors, colors), dtype=np.int64)
+    optlen = np.zeros(colors, dtype=np.int64)
+    idx = np.zeros(colors, dtype=np.int64)
+    for k in range(pperms.shape[0]):
+        sg = pperms[k]
+        possible = True
+        for a in range(colors):
+            anyb = False
+            for b in range(colors):
+                ok = True
+                for i in range(p):
+                    if sig[b, sg[i]] != sig[a, i]:
+                        ok = False
+                        break
+                opt[a, b] = ok
+                anyb = anyb or ok
+            if not anyb:
+                possible = False
+                break
+        if not possible:
+            continue
+        # Depth-first over colours, each trying itself first, then the others in order.
+        for a in range(colors):
+            m = 0
+            if opt[a, a]:
+                optlist[a, 0] = a
+                m = 1
+            for bb in range(colors):
+                if bb != a and opt[a, bb]:
+                    optlist[a, m] = bb
+                    m += 1
+            optlen[a] = m
+            used[a] = False
+            idx[a] = 0
+        tries = 0
+        found = False
+        level = 0
+        while level >= 0:
+            if level == colors:
+                tries += 1
+                good = True
+                for s in cands:
+                    if not mask[_image(digits, s, sg, tau, pows, vindex)]:
+                        good = False
+                        break
+                if good:
+                    found = True
+                    break
+                if tries >= MAX_TRIES:
+                    break
+                level -= 1
+                used[tau[level]] = False
+                idx[level] += 1
+                continue
+            while idx[level] < optlen[level] and used[optlist[level, idx[level]]]:
+                idx[level] += 1
+            if idx[level] == optlen[level]:
+                level -= 1
+                if level >= 0:
+                    used[tau[level]] = False
+                    idx[level] += 1
+                continue
+            tau[level] = optlist[level, idx[level]]
+            used[tau[level]] = True
+            level += 1
+            if level < colors:
+                idx[level] = 0
+        if not found:
+            continue
+        for i in range(p):
+            gsig[ng, i] = sg[i]
+        for c in range(colors):
+            gtau[ng, c] = tau[c]
+        ng += 1
+        inv_same = True
+        for i in range(p):
+            if sg[sg[i]] != i:
+                inv_same = False
+        for c in range(colors):
+            if tau[tau[c]] != c:
+                inv_same = False
+        if not inv_same:
+            for i in range(p):
+                gsig[ng, sg[i]] = i
+            for c in range(colors):
+                gtau[ng, tau[c]] = c
+            ng += 1
+    for s in cands:
+        mask[s] = False
+    return gsig[:ng], gtau[:ng]
+
+
+@njit(cache=True, nogil=True)
+def orbit_reps(gsig, gtau, digits, pows, vindex):  # pragma: no cover
+    """rep[x]: the lowest code of x's orbit under the generators; img[k]: generator k's map."""
+    n = digits.shape[0]
+    k = gsig.shape[0]
+    img = np.empty((k, n), dtype=np.int64)
+    for g in range(k):
+        for x in range(n):
+            img[g, x] = _image(digits, x, gsig[g], gtau[g], pows, vindex)
+    rep = np.arange(n)
+    changed = True
+    while changed:
+        changed = False
+        for g in range(k):
+            for x in range(n):
+                y = rep[img[g, x]]
+                if y < rep[x]:
+                    rep[x] = y
+                    changed = True
+        for x in range(n):
+            rep[x] = rep[rep[x]]
+    return rep, img
+
+
+@njit(cache=True, nogil=True)
+def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+          pperms, pows, vindex, nsym, table, E, pool, st, cands, r, beta):  # pragma: no cover
+    """T(cands, r) fail-soft against ``beta`` (r = -1: no limit). Memoised."""
+    n = cands.shape[0]
+    if n == 0:
+        return 0
+    if st[OVERFLOW]:
+        return INF
+    if r >= 0 and (r == 0 or n > ncap[r]):
+        return INF
+    if n == 1:
+        return 1
+    if n == 2:
+        return 3
+    base = ctotal[n]
+    if base >= beta:
+        return base
+    e = find(table, E, pool, cands, r)
+    if e >= 0 and (E[e, EXACT] == 1 or E[e, LB] >= beta):
+        return E[e, LB]
+    st[NODES] += 1
+    n_codes = fb.shape[0]
+    sz = np.zeros(n_fb + 1, dtype=np.int64)
+    # Small sets: 2n - 1 through a candidate that splits the others into singletons, else
+    # at least 2n (every guess's counting value), reached by a code that splits S so.
+    if n <= b + 1:
+        stamp = 0
+        for c in cands:
+            stamp += 1
+            row = fb[c]
+            ok = True
+            for s in cands:
+                f = row[s]
+                if f != win:
+                    if sz[f] == stamp:
+                        ok = False
+                        break
+                    sz[f] = stamp
+            if ok:
+                _store(table, E, pool, st, cands, r, 2 * n - 1, 1, c)
+                return 2 * n - 1
+        if 2 * n >= beta:
+            _store(table, E, pool, st, cands, r, 2 * n, 0, -1)
+            return 2 * n
+        for g in range(n_codes):
+            stamp += 1
+            row = fb[g]
+            ok = True
+            for s in cands:
+                f = row[s]
+                if sz[f] == stamp:
+                    ok = False
+                    break
+                sz[f] = stamp
+            if ok:
+                _store(table, E, pool, st, cands, r, 2 * n, 1, g)
+                return 2 * n
+        sz[:] = 0
+    st[FULL] += 1
+    blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
+    symmetric = False
+    for c in range(colors):
+        if count[c] > 1:
+            symmetric = True
+    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    nxt = np.zeros(colors, dtype=np.int64)
+    seenc = np.zeros(colors, dtype=np.bool_)
+    guesses = np.empty(n_codes, dtype=np.int64)
+    quick = np.empty(n_codes, dtype=np.int64)
+    rc = -1 if r < 0 else r - 1
+    limit = -1 if r < 0 else ncap[rc]
+    lowest = INF  # the least lower bound among guesses no better than beta (fail-soft)
+    k = 0
+    for g in range(n_codes):
+        if full:
+            if rep[g] != g:
+                continue
+        elif symmetric and not canonical(digits, g, blk, rank, nxt, seenc):
+            continue
+        row = fb[g]
+        q = n
+        big = 0
+        for s in cands:
+            f = row[s]
+            if f != win:
+                m = sz[f] + 1
+                sz[f] = m
+                q += dct[m]
+                if m > big:
+                    big = m
+                if q >= beta:
+                    break  # q only grows: no better than beta
+        for s in cands:
+            sz[row[s]] = 0
+        if (limit >= 0 and big > limit) or (r < 0 and big == n):
+            continue  # infeasible, or learns nothing (never better; its proof refers to S)
+        if q >= beta:
+            if q < lowest:
+                lowest = q
+            continue
+        guesses[k] = g
+        quick[k] = q
+        k += 1
+    order = np.argsort(quick[:k], kind="mergesort")
+    best = beta
+    best_g = -1
+    part = np.empty(n, dtype=cands.dtype)
+    start = np.empty(n_fb + 1, dtype=np.int64)
+    fill = np.empty(n_fb, dtype=np.int64)
+    cls = np.empty(n_fb, dtype=np.int64)
+    for j in range(k):
+        i = order[j]
+        q = quick[i]
+        if q >= best:
+            if q < lowest:
+                lowest = q
+            break
+        g = guesses[i]
+        row = fb[g]
+        st[TRIED] += 1
+        for f in range(n_fb):
+            fill[f] = 0
+        for s in cands:
+            fill[row[s]] += 1
+        start[0] = 0
+        nc = 0
+        for f in range(n_fb):
+            start[f + 1] = start[f] + fill[f]
+            if f != win and fill[f] >= 2:
+                # insertion by size, biggest first (ties: lower feedback first)
+                t = nc
+                while t > 0 and fill[cls[t - 1]] < fill[f]:
+                    cls[t] = cls[t - 1]
+                    t -= 1
+                cls[t] = f
+                nc += 1
+        for f in range(n_fb):
+            fill[f] = start[f]
+        for s in cands:
+            f = row[s]
+            part[fill[f]] = s
+            fill[f] += 1
+        acc = q
+        for t in range(nc):
+            f = cls[t]
+            m = start[f + 1] - start[f]
+            qc = ctotal[m]
+            st[CHILDREN] += 1
+            v = solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+                      pperms, pows, vindex, nsym, table, E, pool, st, part[start[f]:start[f] + m], rc,
+                      best - (acc - qc))
+            acc += v - qc
+            if acc >= best:
+                break
+        if acc < best:
+            best = acc
+            best_g = g
+        elif acc < lowest:
+            lowest = acc
+    if best_g >= 0:
+        _store(table, E, pool, st, cands, r, best, 1, best_g)
+        return best
+    if lowest > INF:
+        lowest = INF
+    _store(table, E, pool, st, cands, r, lowest, 0, -1)
+    return lowest
+
+
+@njit(cache=True, nogil=True)
+def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+                 pperms, pows, vindex, nsym,
+                 table, E, pool, cands, r, bound):  # pragma: no cover
+    """The guess entries of the proof node (cands, bound) with r guesses left (-1: none).
+
+    Every code whose counting value is below ``bound``: kind 0 (same_as its orbit's lowest
+    code), 1 (classes with their proven bounds, from the memo) or 2 (learns nothing: S
+    again). Returns (codes, kinds, blk, per child: code's position, feedback, start, size,
+    bound, and the children's secrets), or a negative kind when a guess is not refuted."""
+    n = cands.shape[0]
+    n_codes = fb.shape[0]
+    blk, rank, _ = blocks(cands, mask, swaps, pa, pb, colors)
+    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    nxt = np.zeros(colors, dtype=np.int64)
+    seenc = np.zeros(colors, dtype=np.bool_)
+    rc = -1 if r < 0 else r - 1
+    limit = -1 if r < 0 else ncap[rc]
+    codes = []
+    kinds = []
+    c_at = []
+    c_f = []
+    c_start = []
+    c_len = []
+    c_lb = []
+    cpool = []
+    sz = np.zeros(n_fb, dtype=np.int64)
+    fill = np.zeros(n_fb, dtype=np.int64)
+    start = np.zeros(n_fb + 1, dtype=np.int64)
+    part = np.empty(n, dtype=np.int64)
+    extra = np.zeros(n_fb, dtype=np.int64)
+    lbs = np.zeros(n_fb, dtype=np.int64)
+    # A small set proven at 2n (no candidate splits it into singletons): every guess
+    # costs 2n or more by counting, nothing to write.
+    skip = n <= b + 1 and bound <= 2 * n
+    for x in range(n_codes):
+        if skip:
+            break
+        row = fb[x]
+        q = n
+        big = 0
+        for s in cands:
+            f = row[s]
+            if f != win:
+                m = sz[f] + 1
+                sz[f] = m
+                q += dct[m]
+                if m > big:
+                    big = m
+                if q >= bound:
+                    break  # refuted by counting (q only grows)
+        for s in cands:
+            sz[row[s]] = 0
+        if q >= bound:
+            continue
+        for s in cands:
+            sz[row[s]] += 1
+        sz[win] = 0
+        if limit >= 0 and big > limit:
+            for s in cands:
+                sz[row[s]] = 0
+            continue  # a class no strategy settles in time: refuted by counting
+        if r < 0 and big == n:
+            codes.append(x)
+            kinds.append(2)
+            for s in cands:
+                sz[row[s]] = 0
+            continue
+        if (full and rep[x] != x) or (not full and not canonical(digits, x, blk, rank, nxt, seenc)):
+            codes.append(x)
+            kinds.append(0)
+            for s in cands:
+                sz[row[s]] = 0
+            continue
+        start[0] = 0
+        for f in range(n_fb):
+            start[f + 1] = start[f] + sz[f]
+            fill[f] = start[f]
+        for s in cands:
+            f = row[s]
+            if f != win:
+                part[fill[f]] = s
+                fill[f] += 1
+        total = q
+        for f in range(n_fb):
+            extra[f] = 0
+            m = sz[f]
+            if m < 2:
+                continue
+            e = find(table, E, pool, part[start[f]:start[f] + m], rc)
+            lb = ctotal[m]
+            if e >= 0 and E[e, LB] > lb:
+                lb = E[e, LB]
+            lbs[f] = lb
+            extra[f] = lb - ctotal[m]
+            total += extra[f]
+        if total < bound:
+            codes.append(x)
+            kinds.append(-1)
+            break
+        # Keep only the children the bound needs: drop the smallest extras while they fit in
+        # the spare (ties: lower feedback first).
+        spare = total - bound
+        while True:
+            pick = -1
+            for f in range(n_fb):
+                if extra[f] > 0 and (pick < 0 or extra[f] < extra[pick]):
+                    pick = f
+            if pick < 0 or extra[pick] > spare:
+                break
+            spare -= extra[pick]
+            extra[pick] = 0
+        at = len(codes)
+        codes.append(x)
+        kinds.append(1)
+        for f in range(n_fb):
+            if extra[f] > 0:
+                c_at.append(at)
+                c_f.append(f)
+                c_start.append(len(cpool))
+                c_len.append(sz[f])
+                c_lb.append(lbs[f])
+                for i in range(start[f], start[f] + sz[f]):
+                    cpool.append(part[i])
+        for s in cands:
+            sz[row[s]] = 0
+    children = np.empty((len(c_at), 5), dtype=np.int64)
+    for i in range(len(c_at)):
+        children[i, 0] = c_at[i]
+        children[i, 1] = c_f[i]
+        children[i, 2] = c_start[i]
+        children[i, 3] = c_len[i]
+        children[i, 4] = c_lb[i]
+    out_pool = np.empty(len(cpool), dtype=np.int64)
+    for i in range(len(cpool)):
+        out_pool[i] = cpool[i]
+    out_codes = np.empty(len(codes), dtype=np.int64)
+    out_kinds = np.empty(len(codes), dtype=np.int64)
+    for i in range(len(codes)):
+        out_codes[i] = codes[i]
+        out_kinds[i] = kinds[i]
+    psig = np.zeros((0, digits.shape[1]), dtype=np.int64)
+    ptau = np.zeros((0, colors), dtype=np.int64)
+    if full:
+        psig, ptau = _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep)
+    return out_codes, out_kinds, blk, children, out_pool, full, rep, psig, ptau
+
+
+@njit(cache=True, nogil=True)
+def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
+    """(True, rep) when S is big enough (>= nsym) and some peg permutation fixes it (with a
+    colour permutation): rep[x], the lowest code of x's orbit; else (False, unused)."""
+    if cands.shape[0] < nsym or pperms.shape[0] == 0:
+        return False, np.zeros(1, dtype=np.int64)
+    gsig, gtau = stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk)
+    swaps = 0
+    for c in range(colors):
+        if blk[c] != c:
+            swaps += 1
+    if gsig.shape[0] == swaps:
+        return False, np.zeros(1, dtype=np.int64)
+    rep, _ = orbit_reps(gsig, gtau, digits, pows, vindex)
+    return True, rep
+
+
+@njit(cache=True, nogil=True)
+def _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep):  # pragma: no cover
+    """psig[x], ptau[x]: a permutation P with P(S) = S and P(x) = rep[x] (breadth first from
+    the representatives: P_y = P_x . g^-1 for y = g(x))."""
+    gsig, gtau = stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk)
+    _, img = orbit_reps(gsig, gtau, digits, pows, vindex)
+    n = digits.shape[0]
+    p = digits.shape[1]
+    k = gsig.shape[0]
+    isig = np.empty((k, p), dtype=np.int64)
+    itau = np.empty((k, colors), dtype=np.int64)
+    for g in range(k):
+        for i in range(p):
+            isig[g, gsig[g, i]] = i
+        for c in range(colors):
+            itau[g, gtau[g, c]] = c
+    psig = np.empty((n, p), dtype=np.int64)
+    ptau = np.empty((n, colors), dtype=np.int64)
+    known = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    head = 0
+    tail = 0
+    for x in range(n):
+        if rep[x] == x:
+            known[x] = True
+            for i in range(p):
+                psig[x, i] = i
+            for c in range(colors):
+                ptau[x, c] = c
+            queue[tail] = x
+            tail += 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for g in range(k):
+            y = img[g, x]
+            if not known[y]:
+                known[y] = True
+                for i in range(p):
+                    psig[y, i] = psig[x, isig[g, i]]
+                for c in range(colors):
+                    ptau[y, c] = ptau[x, itau[g, c]]
+                queue[tail] = y
+                tail += 1
+    return psig, ptau
+
+
+class Engine:
+    """The compiled search's constant tables and its memo, for one game."""
+
+    def __init__(self, space, count) -> None:
+        import itertools
+
+        self.space = space
+        n = space.n
+        self.fb = space.fb
+        self.n_fb = int(space.n_fb)
+        self.win = int(space.win)
+        self.b = int(count.b)
+        self.ctotal = np.array([count.total(k) for k in range(n + 1)], dtype=np.int64)
+        self.dct = np.diff(self.ctotal, prepend=0)
+        ncap = []
+        k = 0
+        while True:
+            v = count.N(k)
+            ncap.append(min(v, 1 << 62))
+            if v > n:
+                break
+            k += 1
+        self.ncap = np.array(ncap + [ncap[-1]] * 64, dtype=np.int64)
+        self.digits = np.ascontiguousarray(space.digits, dtype=np.int64)
+        self.colors = int(space.colors)
+        pairs = list(itertools.combinations(range(space.colors), 2))
+        self.pa = np.array([a for a, _ in pairs], dtype=np.int64)
+        self.pb = np.array([b for _, b in pairs], dtype=np.int64)
+        ident = tuple(range(space.pegs))
+        images = []
+        for a, b in pairs:
+            tau = list(range(space.colors))
+            tau[a], tau[b] = b, a
+            images.append(space.image(ident, tuple(tau)))
+        self.swaps = np.ascontiguousarray(np.array(images, dtype=np.int64).reshape(len(pairs), n))
+        self.mask = np.zeros(n, dtype=np.bool_)
+        p, c = space.pegs, space.colors
+        self.pperms = np.array([s for s in itertools.permutations(range(p))][1:],
+                               dtype=np.int64).reshape(-1, p)
+        self.pows = np.array([c ** (p - 1 - i) for i in range(p)], dtype=np.int64)
+        self.vindex = np.full(c ** p, -1, dtype=np.int64)
+        self.vindex[space.values] = np.arange(n)
+        self.nsym = NSYM
+        self.table = np.zeros(1 << 16, dtype=np.int64)
+        self.E = np.zeros((1 << 14, NCOL), dtype=np.int64)
+        self.pool = np.zeros(1 << 18, dtype=np.int32)
+        self.st = np.zeros(8, dtype=np.int64)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[NODES])
+
+    def _grow(self) -> None:
+        st = self.st
+        used = int(st[USED])
+        E = np.zeros((2 * len(self.E), NCOL), dtype=np.int64)
+        E[:used] = self.E[:used]
+        self.E = E
+        if st[POOL] * 2 >= len(self.pool):
+            pool = np.zeros(2 * len(self.pool), dtype=np.int32)
+            pool[:st[POOL]] = self.pool[:st[POOL]]
+            self.pool = pool
+        self.table = np.zeros(2 * len(self.E), dtype=np.int64)
+        rehash(self.table, self.E, used)
+        st[OVERFLOW] = 0
+
+    def solve(self, cands, r, beta) -> int:
+        """T(cands, r) fail-soft against beta (r None: no limit)."""
+        rr = -1 if r is None else int(r)
+        while True:
+            v = solve(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap, self.digits,
+                      self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms, self.pows,
+                      self.vindex, self.nsym, self.table, self.E,
+                      self.pool, self.st, cands, rr, int(beta))
+            if not self.st[OVERFLOW]:
+                return int(v)
+            self._grow()
+
+    def lookup(self, cands, r):
+        """(lower bound, exact, best guess) from the memo, or None."""
+        e = find(self.table, self.E, self.pool, cands, -1 if r is None else int(r))
+        if e < 0:
+            return None
+        row = self.E[e]
+        return int(row[LB]), bool(row[EXACT]), int(row[BEST])
+
+    def entries(self, cands, r, bound):
+        return node_entries(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap, self.digits,
+                            self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
+                            self.pows, self.vindex, self.nsym, self.table,
+                            self.E, self.pool, cands, -1 if r is None else int(r), int(bound))
+
+
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) every compiled function once."""
+    from ..game import Game
+    from .counting import Counting
+    from .space import Space
+
+    game = Game(3, 3, True)
+    engine = Engine(Space(game), Counting(3, 3, True))
+    every = np.arange(game.size, dtype=np.int64)
+    engine.solve(every, None, INF)
+    engine.lookup(every, None)
+    engine.entries(every, None, engine.lookup(every, None)[0])
+
+
+if __name__ == "__main__":
+    warm_up()
