@@ -48,9 +48,7 @@ def split_node(strategy: Strategy, candidates: np.ndarray, history: tuple):
         raise CertifyError(f"strategy {strategy.id!r} chose an invalid guess index {guess}")
     if len(candidates) == 1 and guess == candidates[0]:  # the common last guess
         return guess, True, []
-    fbs = game.feedback_row(guess, candidates)
-    sizes = np.bincount(fbs, minlength=game.n_feedbacks)
-    order = np.argsort(fbs, kind="stable")  # stable: each class stays sorted
+    ordered, sizes = strategy.split(guess, candidates)
     children = []
     won = False
     lo = 0
@@ -59,7 +57,7 @@ def split_node(strategy: Strategy, candidates: np.ndarray, history: tuple):
         if fb == game.win:
             won = True
         else:
-            children.append((fb, candidates[order[lo:hi]]))
+            children.append((fb, ordered[lo:hi]))
         lo = hi
     return guess, won, children
 

@@ -6,7 +6,7 @@ writes the manifest ``certificates/index.json`` (game, strategy, claims, sha256 
 the manifest against the files.
 
 Certificates too big to commit (6 pegs x 9 colours: 2.4 MB gzipped each) are listed in
-``certificates/external.json`` instead: figures, sha256 and the command that builds them.
+``certificates/external/index.json`` instead: figures, sha256 and the command that builds them.
 ``python -m certify.catalog add-external FILE COMMAND`` verifies FILE and records it there;
 ``python -m certify.catalog verify-external DIR`` verifies the listed files found in DIR and
 checks them against their entries.
@@ -22,7 +22,7 @@ import orjson
 
 ROOT = Path(__file__).resolve().parent.parent / "certificates"
 MANIFEST = "index.json"
-EXTERNAL = "external.json"
+EXTERNAL = "external/index.json"  # a folder of its own: certificates/*.json are all committed files
 
 #: (file name, strategy id, pegs, colors, repetition, options)
 CATALOG: list[tuple[str, str, int, int, bool, dict]] = [
@@ -163,7 +163,7 @@ def _external(folder: Path) -> dict:
 
 
 def add_external(file: str, command: str, folder: Path = ROOT) -> int:
-    """Verify ``file`` and record its figures and sha256 in certificates/external.json."""
+    """Verify ``file`` and record its figures and sha256 in certificates/external/index.json."""
     from . import verify
     from .files import write_output
 

@@ -1,7 +1,8 @@
 """Independent checker for Mastermind lower-bound certificates (format v1).
 
-Trusted core, like ``verify.py``: standard library only, and from the rest of ``certify`` only
-``verify.py`` (code enumeration, alphabet, file reading). It runs on its own::
+Trusted core, like ``verify.py``: from the rest of ``certify`` it imports only ``verify.py`` (code
+enumeration, alphabet, file reading), and besides the standard library only numpy. It runs on
+its own::
 
     python certify/verify_bound.py FILE... [--json]
 
@@ -12,23 +13,28 @@ a guess at an earlier node (through a permutation when one is given). At every n
 of the game is tried as the next guess, and each must be refuted by counting or by the node's
 children. Exit status: 0 valid, 1 invalid, 2 unusable.
 
-Sets of codes are Python integers used as bit sets (bit k = the k-th code in code order), so a
-partition is a few AND operations. Feedback is computed on bit sets from its definition:
-black = #pegs with equal colours, black + white = sum over colours of min(count in guess,
-count in secret); tests compare it with ``verify.feedback`` on every pair of several games.
+Why numpy: at every node, every guess's class sizes are needed (n guesses x |S| secrets). With
+a table of all feedbacks (n x n bytes, built here from the definition: black = #pegs with equal
+colours, black + white = sum over colours of min(count in guess, count in secret)), they are one
+``bincount`` over table rows, and the counting verdicts a few whole-array operations; in pure
+Python the same loop costs a minute or more for the 4x6 least-total proof (30 million (node,
+guess) pairs), here a few seconds. Sets are sorted numpy arrays of code indices. Tests compare
+the table with ``verify.feedback`` on every pair of several games, and the vectorised counting
+with a plain loop.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import io
-import itertools
 import json
-import operator
 import re
 import sys
 import time
 import zlib
+
+import numpy as np
 
 try:
     from . import verify
@@ -45,15 +51,17 @@ MAX_CODES = 10_000
 #: Most nodes, and most guess entries plus references over all nodes.
 MAX_NODES = 1_000_000
 MAX_ENTRIES = 10_000_000
-#: Most (node, guess) pairs to examine: nodes x codes, refused before any work (about 1 us each).
+#: Most (node, guess) pairs to examine: nodes x codes, refused before any work.
 MAX_WORK = 1_000_000_000
+#: Most (guess, secret) pairs to look at, summed over the nodes as they are reached (a few ns each).
+MAX_PAIRS = 100_000_000_000
 MAX_INT_DIGITS = verify.MAX_INT_DIGITS
 MAX_META_DEPTH = verify.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _short, _what, _display = verify._short, verify._what, verify._display
-_FLAG = bytes.maketrans(b"01", b"\0\1")  # text of bits -> bytes 0/1, and back
-_DIGIT = bytes.maketrans(b"\0\1", b"01")
+#: Most (guess, secret) pairs held at once while class sizes are counted (8 bytes each).
+BLOCK = 1 << 22
 
 
 class Invalid(Exception):
@@ -67,8 +75,16 @@ class Invalid(Exception):
 _Dup, _pairs, _int, _float, _constant = verify._Dup, verify._pairs, verify._int, verify._float, verify._no_constant
 
 
-def parse(raw: bytes):
-    """The JSON document in ``raw`` (plain or gzip); raises Invalid."""
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                            parse_constant=_constant)
+#: The same rules, objects dropped as soon as they are read: to check and count the nodes first.
+_SKIPPER = json.JSONDecoder(object_pairs_hook=lambda pairs: None, parse_int=_int, parse_float=_float,
+                            parse_constant=_constant)
+_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space
+
+
+def _text(raw: bytes) -> str:
+    """The text in ``raw`` (plain or gzip) after the size, gzip and UTF-8 checks; raises Invalid."""
     if len(raw) > MAX_BYTES:
         raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
     if raw[:2] == b"\x1f\x8b":
@@ -85,13 +101,75 @@ def parse(raw: bytes):
         raise Invalid(f"not UTF-8 text (byte {e.start})") from None
     if not text.strip():
         raise Invalid("empty file")
+    return text
+
+
+def _loads(text: str):
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                          parse_constant=_constant)
+        return _DECODER.decode(text)
     except RecursionError:
         raise Invalid("JSON nested too deeply") from None
     except ValueError as e:
         raise Invalid(f"not valid JSON: {verify._one_line(e)}") from None
+
+
+def parse(raw: bytes):
+    """The JSON document in ``raw`` (plain or gzip); raises Invalid."""
+    return _loads(_text(raw))
+
+
+def _read(text: str):
+    """(document, where its "nodes" array starts): the document as parse() reads it, except that a
+    top-level "nodes" array is only checked and counted (its objects are read as None), to be read
+    again one node at a time by _elements(); so the whole document is never held as Python objects.
+    Anything else than a plain top-level object: parse()'s result or error (and no "nodes" start)."""
+    try:
+        pairs, at, i = [], None, _SPACE.match(text).end()
+        if text[i] != "{":
+            raise ValueError
+        i = _SPACE.match(text, i + 1).end()
+        while True:
+            if text[i] != '"':
+                raise ValueError
+            key, i = json.decoder.scanstring(text, i + 1)
+            i = _SPACE.match(text, i).end()
+            if text[i] != ":":
+                raise ValueError
+            i = _SPACE.match(text, i + 1).end()
+            if key == "nodes" and text[i] == "[":
+                at, (value, i) = i, _SKIPPER.raw_decode(text, i)
+            else:
+                value, i = _DECODER.raw_decode(text, i)
+            pairs.append((key, value))
+            i = _SPACE.match(text, i).end()
+            if text[i] == "}":
+                break
+            if text[i] != ",":
+                raise ValueError
+            i = _SPACE.match(text, i + 1).end()
+        if _SPACE.match(text, i + 1).end() != len(text):
+            raise ValueError
+    except (ValueError, IndexError, RecursionError):  # not that shape: the standard reading says why
+        return _loads(text), None
+    return _pairs(pairs), at
+
+
+def _elements(text: str, at: int):
+    """The elements of the JSON array at text[at] (already read once: well-formed), one at a time."""
+    i = _SPACE.match(text, at + 1).end()
+    while text[i] != "]":
+        value, i = _DECODER.raw_decode(text, i)
+        yield value
+        i = _SPACE.match(text, i).end()
+        if text[i] == ",":
+            i = _SPACE.match(text, i + 1).end()
+
+
+def _drain(items: list):
+    """The items of a list, each dropped from it once handed out (memory peaks lower)."""
+    for i, item in enumerate(items):
+        items[i] = None
+        yield item
 
 
 def _get(obj, key: str, kind, where: str):
@@ -146,34 +224,47 @@ def _scan_meta(value, where: str) -> None:
 # -- the game ---------------------------------------------------------------------------------
 
 class Game:
-    """Codes, bit sets and counting bounds of one game."""
+    """Codes, feedback table and counting bounds of one game."""
 
     def __init__(self, pegs: int, colors: int, repetition: bool) -> None:
         self.pegs, self.colors, self.repetition = pegs, colors, repetition
         self.codes = verify.codes(pegs, colors, repetition)  # in code order
         self.n = n = len(self.codes)
-        self.digits = [tuple(verify.ALPHABET.index(ch) for ch in code) for code in self.codes]
         self.by_text = {code: k for k, code in enumerate(self.codes)}
-        self.column = [[d[i] for d in self.digits] for i in range(pegs)]
-        self._largest = self._masks = None
-        self.rank = {sum(c * colors ** (pegs - 1 - i) for i, c in enumerate(d)): k
-                     for k, d in enumerate(self.digits)}
-        self.all = (1 << n) - 1
-        # at[i][c]: codes with colour c at peg i; least[c][k]: codes holding colour c at least k times.
-        self.at = [[0] * colors for _ in range(pegs)]
-        self.least = [[0] * (pegs + 1) for _ in range(colors)]
-        for k, d in enumerate(self.digits):
-            bit = 1 << k
-            for i, c in enumerate(d):
-                self.at[i][c] |= bit
-            for c in set(d):
-                for m in range(1, d.count(c) + 1):
-                    self.least[c][m] |= bit
-        # The non-winning feedbacks any guess can give (docs: "b").
+        self.perms: dict = {}  # the distinct permutations met in the file
+        digits = np.array([[verify.ALPHABET.index(ch) for ch in code] for code in self.codes], np.int8)
+        self.digits = digits.reshape(n, pegs)
+        self.weight = colors ** np.arange(pegs - 1, -1, -1)  # code order = order of these numbers
+        self.value = self.digits @ self.weight
+        if not np.all(self.value[1:] > self.value[:-1]):
+            raise RuntimeError("codes are not in code order")
+        # The non-winning feedbacks any guess can give (docs: "b"); class k is keys[k], the win is
+        # class b (the last).
         low = 0 if repetition else max(0, 2 * pegs - colors)
         self.feedbacks = [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b)
                           if b + w >= low and (b, w) not in ((pegs - 1, 1), (pegs, 0))]
-        b = len(self.feedbacks)
+        self.keys = [f"{b},{w}" for b, w in self.feedbacks]
+        self.class_of = {key: k for k, key in enumerate(self.keys)}
+        self.win = b = len(self.feedbacks)
+        class_at = np.full((pegs + 1, pegs + 1), -1)  # (black, white) -> class
+        for k, (black, white) in enumerate(self.feedbacks):
+            class_at[black, white] = k
+        class_at[pegs, 0] = b
+        # table[g, s]: the class of feedback(g, s). black = #pegs i where s[i] = g[i]; black + white
+        # = sum over the colours c of g of min(occurrences of c in g, occurrences of c in s).
+        at = self.digits.T  # at[i][s]: the colour of code s at peg i
+        held = np.array([(self.digits == c).sum(axis=1) for c in range(colors)], np.int8)  # held[c][s]
+        self.table = np.empty((n, n), np.uint8)
+        for g, d in enumerate(self.digits.tolist()):
+            black = sum(at[i] == d[i] for i in range(pegs))
+            both = sum(np.minimum(held[c], held[c][g]) for c in set(d))
+            row = class_at[black, both - black]
+            if row.min() < 0:  # b would be too small: never trust it
+                raise RuntimeError(f"guess {self.codes[g]}: a feedback outside the counted ones")
+            self.table[g] = row
+        for lo in range(0, n, 1024):  # feedback(g, s) = feedback(s, g): row s is also column s
+            if not np.array_equal(self.table[lo:lo + 1024], self.table[:, lo:lo + 1024].T):
+                raise RuntimeError("the feedback table is not symmetric")
         # solved[k] = N(k): most secrets solvable within k guesses, up to the first k with N(k) >= n.
         self.solved = [0]
         while self.solved[-1] < n:
@@ -193,79 +284,42 @@ class Game:
             placed += 1
             acc += depth
             self.total[s] = acc
-        self._parts: dict[int, list] = {}
+        self.total_of = np.array(self.total, np.int64)
 
     def fits(self, size: int, k: int) -> bool:
         """Can ``size`` secrets be solved within k guesses, by counting (size <= N(k))?"""
         return k >= 0 and (k >= len(self.solved) or size <= self.solved[k])
 
-    def partition(self, g: int) -> list:
-        """[(feedback, bit set of all codes giving it)] for guess g, win excluded, empty excluded."""
-        parts = self._parts.get(g)
-        if parts is None:
-            d = self.digits[g]
-            exact = [self.at[i][c] for i, c in enumerate(d)]
-            common = [self.least[c][m] for c in set(d) for m in range(1, d.count(c) + 1)]
-            black, shared = _exactly(exact, self.all), _exactly(common, self.all)
-            parts = []
-            for b in range(self.pegs + 1):
-                for w in range(self.pegs + 1 - b):
-                    members = black[b] & shared[b + w]
-                    if members and (b, w) != (self.pegs, 0):
-                        if (b, w) not in self.feedbacks:  # b would be too small: never trust it
-                            raise RuntimeError(f"feedback {b},{w} outside the counted ones")
-                        parts.append((f"{b},{w}", members))
-            parts.sort(key=lambda part: -part[1].bit_count())  # largest first: counting stops early
-            self._parts[g] = parts
-        return parts
+    def most(self, k: int) -> int:
+        """N(k), capped at n (no set is larger): the largest class solvable within k guesses."""
+        return -1 if k < 0 else self.solved[k] if k < len(self.solved) else self.n
 
-    def flags(self, S: int) -> bytes:
-        """S as n bytes, byte k being 1 if code k is in S, else 0."""
-        return format(S, f"0{self.n}b")[::-1].encode().translate(_FLAG)
+    def class_sizes(self, S) -> np.ndarray:
+        """sizes[k, g] = #{s in S : feedback(g, s) is class k}, for every guess g (the win: k = b).
+        One bincount over the keys g * (b + 1) + class of the pairs (g, s), taken from the table's
+        rows s (= its columns), a block of secrets at a time (bounded memory); returned class by
+        class (each row contiguous: the sums and maxima over classes are then fast)."""
+        width = self.win + 1
+        key = np.arange(self.n) * width
+        step = max(1, BLOCK // self.n)
+        sizes = functools.reduce(np.add, (np.bincount((self.table[S[lo:lo + step]] + key).ravel(),
+                                                      minlength=self.n * width) for lo in range(0, len(S), step)))
+        return sizes.reshape(self.n, width).T.copy()
 
-    def moved(self, perm, S: int):
-        """The indices P(x) for the codes x of S, P = (sigma, tau): code x goes to the code y
-        with y[sigma[i]] = tau[x[i]]. Computed through positional numbers (digit i of y, of
-        weight colors^(pegs-1-sigma[i]), is tau[x[i]]) with iterators only, for speed."""
+    def moved(self, perm, S) -> np.ndarray:
+        """The indices of P(x) for the codes x of S (in S's order), P = (sigma, tau): code x goes
+        to the code y with y[sigma[i]] = tau[x[i]], so the number of y is the sum over pegs i of
+        tau[x[i]] * weight[sigma[i]]."""
         sigma, tau = perm
-        flags, total = self.flags(S), None
-        for i in range(self.pegs):
-            weight = [tau[c] * self.colors ** (self.pegs - 1 - sigma[i]) for c in range(self.colors)]
-            part = map(weight.__getitem__, itertools.compress(self.column[i], flags))
-            total = part if total is None else map(operator.add, total, part)
-        return map(self.rank.__getitem__, total)
+        number = np.array(tau)[self.digits[S]] @ self.weight[list(sigma)]
+        out = np.searchsorted(self.value, number)
+        if (self.value.take(out, mode="clip") != number).any():  # impossible: P maps codes onto codes
+            raise RuntimeError("a permutation maps a code outside the game")
+        return out
 
-    def image(self, perm, S: int) -> int:
-        """P(S)."""
-        flags = bytearray(self.n)
-        for k in self.moved(perm, S):
-            flags[k] = 1
-        return int(flags[::-1].translate(_DIGIT), 2)
-
-    def invariant(self, perm, S: int) -> bool:
-        """P(S) = S? (P is a bijection, so P(S) within S is enough.)"""
-        return S == self.all or all(map(self.flags(S).__getitem__, self.moved(perm, S)))
-
-    def masks(self) -> list:
-        """For every guess, the bit sets of its non-winning classes in the whole game."""
-        if self._masks is None:
-            self._masks = [[members for _, members in self.partition(g)] for g in range(self.n)]
-        return self._masks
-
-    def largest(self) -> list:
-        """For every guess, the bit set of its largest class in the whole game."""
-        if self._largest is None:
-            self._largest = [self.partition(g)[0][1] if self.partition(g) else 0 for g in range(self.n)]
-        return self._largest
-
-
-def _exactly(sets: list, full: int) -> list:
-    """[codes lying in exactly k of ``sets``, for k = 0..len(sets)] (bit-sliced counting)."""
-    count = [full]
-    for x in sets:
-        count = [count[0] & ~x] + [(count[k] & ~x) | (count[k - 1] & x)
-                                   for k in range(1, len(count))] + [count[-1] & x]
-    return count
+    def image(self, perm, S) -> np.ndarray:
+        """P(S), sorted."""
+        return np.sort(self.moved(perm, S))
 
 
 def _inverse(perm):
@@ -276,10 +330,6 @@ def _inverse(perm):
     for c, e in enumerate(tau):
         inv_t[e] = c
     return tuple(inv_s), tuple(inv_t)
-
-
-def _lowest(members: int) -> int:
-    return (members & -members).bit_length() - 1
 
 
 # -- the document -----------------------------------------------------------------------------
@@ -345,14 +395,14 @@ def _perm(value, game: Game, where: str):
                 or sorted(items) != list(range(size))):
             raise Invalid(f"{where}.{key}: not a permutation of 0..{size - 1}")
         out.append(tuple(items))
-    return out[0], out[1]
+    return game.perms.setdefault(tuple(out), tuple(out))  # one copy of each (files repeat them)
 
 
-def _nodes(nodes: list, game: Game):
-    """Per node: (bound, {guess index: entry}); an entry is ("same", h, perm) or
-    ("children", [(key, j, perm or None)]). Shape only; the meaning is checked by _check."""
+def _nodes(nodes, count: int, game: Game):
+    """Per node of the ``count`` nodes: (bound, {guess index: entry}); an entry is ("same", h, perm)
+    or ("children", [(key, j, perm or None)]). Shape only; the meaning is checked by _check."""
     out, entries = [], 0
-    last = len(nodes) - 1
+    last = count - 1
     for i, node in enumerate(nodes):
         where = f"node {i}"
         node = _typed(node, dict, where)
@@ -405,7 +455,6 @@ def _nodes(nodes: list, game: Game):
                 children.append((key, j, perm))
             guesses[g] = ("children", children)
         out.append((bound, guesses))
-        nodes[i] = None  # the parsed JSON of the node is no longer needed: memory peaks lower
     return out
 
 
@@ -419,10 +468,11 @@ class _Proof:
         self.worst_case = "worst_case" in claims
         self.max_guesses = claims.get("max_guesses")
         self.sets = [None] * len(nodes)
-        self.sets[0] = game.all
+        self.sets[0] = np.arange(game.n)  # a set: the sorted indices of its codes
         self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
         self.depth = [0] * len(nodes)
         self.stats = {"nodes": len(nodes), "guesses": 0, "counting_nodes": 0}
+        self.pairs = 0  # (guess, secret) pairs looked at so far
 
     def path(self, node: int) -> str:
         steps = []
@@ -455,8 +505,8 @@ class _Proof:
 
     def check_node(self, i: int) -> None:
         game, (d, entries) = self.game, self.nodes[i]
-        S = self.sets[i]
-        size = S.bit_count()
+        S, self.sets[i] = self.sets[i], None  # (no later reference to node i: freed once checked)
+        size = len(S)
         left = None if self.max_guesses is None else self.max_guesses - self.depth[i]
         if self.worst_case:
             holds = d <= 1 or not game.fits(size, d - 1)
@@ -464,106 +514,77 @@ class _Proof:
             holds = game.total[size] >= d or (left is not None and not game.fits(size, left))
         if holds and not entries:
             self.stats["counting_nodes"] += 1
-        # Every guess (only those with an entry when counting settles the node), same_as last.
-        # A guess without entry is first tried by counting alone, inline (the hot loop).
-        counted = self.counting(S, size, d, left)
         self.stats["guesses"] += len(entries) if holds else game.n
-        if holds:
-            todo = sorted(entries)
-        elif self.worst_case:  # most guesses are refuted by their largest class: sieve them at once
-            most = game.solved[d - 2] if d - 2 < len(game.solved) else game.n
-            todo = sorted({g for g, members in enumerate(game.largest())
-                           if (S & members).bit_count() <= most}.union(entries))
-        else:  # totals: the counting value of every guess, computed with iterators only (hot loop)
-            most = game.n if left is None else (
-                -1 if left < 1 else game.solved[left - 1] if left - 1 < len(game.solved) else game.n)
-            value, count, cut, low = game.total.__getitem__, int.bit_count, S.__and__, d - size
-            # sum(...) is the counting total of g's non-winning classes at S
-            todo = [g for g, masks in enumerate(game.masks())
-                    if sum(map(value, map(count, map(cut, masks)))) < low]
-            if most < game.n:  # and with max_guesses, a class too big for the guesses left refutes g
-                todo = [g for g in todo if max(map(count, map(cut, game.masks()[g])), default=0) <= most]
-            todo = sorted(set(todo).union(entries))
-        for g in todo:
+        # Every guess is refuted by counting alone or looked at one by one (when counting settles
+        # the whole node, only those with an entry: they define the children's sets).
+        todo = set(entries)
+        self.pairs += (len(entries) if holds else game.n) * size
+        if self.pairs > MAX_PAIRS:
+            raise Invalid(f"{self.where(i)}: more than {MAX_PAIRS} (guess, secret) pairs to look at (the limit)")
+        if not holds:
+            sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
+            todo.update(np.flatnonzero(~self.counted(sizes, size, d, left)).tolist())
+        for g in sorted(todo):  # code order, same_as entries after the others
             entry = entries.get(g)
-            if entry is None and counted(g):
-                continue
             if entry is not None and entry[0] == "same":
                 continue
             refuted = self.guess(i, g, S, size, d, left, entry[1] if entry else ())
             if not (holds or refuted is True):
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} is not refuted: {refuted}")
-        invariant = {}  # permutation -> does it map S onto S?
+        fixes = {}  # permutation -> does it map S onto S?
         for g, entry in sorted(entries.items()):
             if entry[0] != "same":
                 continue
             _, h, perm = entry
-            problem = None
+            problem, moved = None, int(game.moved(perm, [g])[0])
             if entries.get(h, ("",))[0] == "same":
                 problem = f"{game.codes[h]} has a same_as entry itself"
-            elif next(game.moved(perm, 1 << g)) != h:
-                moved = game.codes[next(game.moved(perm, 1 << g))]
-                problem = f"the permutation maps {game.codes[g]} to {moved}"
+            elif moved != h:
+                problem = f"the permutation maps {game.codes[g]} to {game.codes[moved]}"
             else:
-                if perm not in invariant:
-                    invariant[perm] = game.invariant(perm, S)
-                if not invariant[perm]:
-                    outside = game.codes[_lowest(game.image(perm, S) & ~S)]
+                if perm not in fixes:  # (P is a bijection of the game's codes: it maps them all onto all)
+                    fixes[perm] = size == game.n or np.array_equal(game.image(perm, S), S)
+                if not fixes[perm]:
+                    outside = game.codes[np.setdiff1d(game.image(perm, S), S)[0]]
                     problem = (f"the permutation does not map the node's set onto itself "
                                f"({outside} is in the image, not in the set)")
             if problem:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} same_as {game.codes[h]}: {problem}")
 
-    def counting(self, S: int, size: int, d: int, left):
-        """A test "is guess g refuted by counting alone?" for this node (never a wrong True: when
-        it says False, guess() decides)."""
+    def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
+        """For every guess g, given the sizes[k, g] of its non-winning classes at the node: is it refuted
+        by counting alone? (Never a wrong True; a False goes to guess(), which decides.)"""
         game = self.game
-        parts = game.partition
-        if self.worst_case:  # some class needs >= d - 1, i.e. has more than N(d - 2) secrets
-            most = game.solved[d - 2] if d - 2 < len(game.solved) else game.n
-
-            def test(g):
-                for _, members in parts(g):
-                    if (S & members).bit_count() > most:
-                        return True
-                return False
-            return test
-        total, most = game.total, game.n
+        if self.worst_case:  # some class needs >= d - 1 guesses: more than N(d - 2) secrets
+            return sizes.max(axis=0) > game.most(d - 2)
+        # |S| + the counting totals of the classes; no guess reaches n^2 + n + 1 (int64 is enough)
+        refuted = size + game.total_of[sizes].sum(axis=0) >= min(d, game.n * (game.n + 1) + 1)
         if left is not None:  # some class cannot be solved in the r - 1 guesses left
-            most = -1 if left < 1 else game.solved[left - 1] if left - 1 < len(game.solved) else game.n
+            refuted |= sizes.max(axis=0) > game.most(left - 1)
+        return refuted
 
-        def test(g):
-            acc = size
-            for _, members in parts(g):
-                k = (S & members).bit_count()
-                if k > most:
-                    return True
-                acc += total[k]
-            return acc >= d
-        return test
-
-    def guess(self, i: int, g: int, S: int, size: int, d: int, left, children):
+    def guess(self, i: int, g: int, S, size: int, d: int, left, children):
         """True if guess g is refuted at node i, else the reason it is not. Checks g's children."""
         game = self.game
-        classes = {key: S & members for key, members in game.partition(g)}
+        row = game.table[g, S]  # the class of each secret of S
+        sizes = np.bincount(row, minlength=game.win + 1).tolist()
         given = {}
         for key, j, perm in children:
-            C = classes.get(key, 0)
-            if not C:
+            k = game.class_of.get(key)
+            if k is None or not sizes[k]:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: no secret of the "
                               "node gives this feedback (an empty class)")
-            self.reach(i, g, key, C, j, perm)
-            given[key] = self.nodes[j][0]
+            self.reach(i, g, key, S[row == k], j, perm)
+            given[k] = self.nodes[j][0]
         best, total = (0, None), size
-        for key, C in classes.items():
-            if not C:
+        for k, n in enumerate(sizes[:game.win]):
+            if not n:
                 continue
-            n = C.bit_count()
             if left is not None and not game.fits(n, left - 1):
                 return True  # this class cannot be solved within the guesses left
             count = game.worst[n] if self.worst_case else game.total[n]
-            value = max(count, given.get(key, 0))
-            best = max(best, (value, key))
+            value = max(count, given.get(k, 0))
+            best = max(best, (value, game.keys[k]))
             total += value
         if self.worst_case:
             if d <= 1 or best[0] >= d - 1:
@@ -571,26 +592,25 @@ class _Proof:
             if best == (0, None):
                 return f"it wins at once (the node's set is {{{game.codes[g]}}})"
             value, key = best
-            C = classes[key]
-            via = f", node {dict((k, j) for k, j, _ in children)[key]}" if key in given else ""
-            return (f"its best non-winning class {key} ({C.bit_count()} secrets{via}) needs {value} "
-                    f"more guesses, the bound needs {d - 1}")
+            via = f", node {dict((k, j) for k, j, _ in children)[key]}" if game.class_of[key] in given else ""
+            return (f"its best non-winning class {key} ({sizes[game.class_of[key]]} secrets{via}) needs "
+                    f"{value} more guesses, the bound needs {d - 1}")
         if total >= d:
             return True
         return f"it gives at least {total} guesses in total, below the bound {d}"
 
-    def reach(self, i: int, g: int, key: str, C: int, j: int, perm) -> None:
+    def reach(self, i: int, g: int, key: str, C, j: int, perm) -> None:
         """Node j is referenced for class C (= S_j, or P(S_j)); the first reference defines S_j."""
         game = self.game
         T = C if perm is None else game.image(_inverse(perm), C)
         if self.sets[j] is None:
             self.sets[j], self.origin[j], self.depth[j] = T, (i, g, key, perm is not None), self.depth[i] + 1
             return
-        if self.sets[j] != T:
-            diff = game.codes[_lowest(self.sets[j] ^ T)]
+        if not np.array_equal(self.sets[j], T):
+            diff = game.codes[np.setxor1d(self.sets[j], T)[0]]
             what = "the permuted class" if perm else "the class"
             raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} does not "
-                          f"stand for {what} ({C.bit_count()} secrets): they differ on {diff}; node {j} "
+                          f"stand for {what} ({len(C)} secrets): they differ on {diff}; node {j} "
                           f"was first reached at {self.path(j)}")
         if self.max_guesses is not None and self.depth[j] != self.depth[i] + 1:
             raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: node {j} is reached at "
@@ -643,11 +663,13 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
     called about once a second while nodes are checked."""
     report = Report(file)
     try:
-        doc = parse(raw)
+        text = _text(raw)
         del raw
+        doc, at = _read(text)
         game, claims = _header(doc)
-        nodes = _nodes(doc["nodes"], game)
-        del doc
+        count = len(doc["nodes"])
+        nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
+        del doc, text
         claim = claims.get("worst_case", claims.get("total"))
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")

@@ -17,7 +17,7 @@ ENTRIES = {entry[0]: entry for entry in catalog.CATALOG}
 def test_catalogue_names_are_unique_and_files_committed():
     names = [entry[0] for entry in catalog.CATALOG]
     assert len(names) == len(set(names))
-    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name not in (catalog.MANIFEST, catalog.EXTERNAL) and p.is_file()}
+    on_disk = {p.name for p in catalog.ROOT.iterdir() if p.name != catalog.MANIFEST and p.is_file()}
     assert on_disk == set(names), "certificates/ and CATALOG disagree"
 
 
@@ -53,7 +53,7 @@ def test_external_manifest_records_verified_files_and_catches_a_changed_one(tmp_
     from certify import catalog
 
     index, where = tmp_path / "index", tmp_path / "files"
-    index.mkdir()
+    (index / "external").mkdir(parents=True)
     where.mkdir()
     src = CERTS / "knuth-4x6.json"
     (where / src.name).write_bytes(src.read_bytes())
@@ -64,7 +64,7 @@ def test_external_manifest_records_verified_files_and_catches_a_changed_one(tmp_
     # Same tree, other bytes (indentation): valid, but not the file recorded.
     (where / src.name).write_text(json.dumps(json.loads(src.read_text())))
     assert catalog.verify_external(str(where), folder=index) == 1
-    assert "does not match its external.json entry" in capsys.readouterr().out
+    assert "does not match its external/index.json entry" in capsys.readouterr().out
     (where / src.name).unlink()
     assert catalog.verify_external(str(where), folder=index) == 0
     assert "absent (build it with: certify build knuth)" in capsys.readouterr().out

@@ -130,3 +130,42 @@ def test_environment_selects_the_plain_path(monkeypatch):
     monkeypatch.setenv("CERTIFY_ENGINE", "fast")
     with pytest.raises(ValueError, match="unknown engine"):
         STRATEGIES["knuth"](Game(4, 6))
+
+
+@pytest.mark.parametrize("game", [Game(5, 4), Game(4, 6, False), Game(6, 3), Game(7, 2), Game(2, 12),
+                                  Game(3, 9, False)], ids=str)
+def test_bit_sliced_loop_returns_what_the_pair_loops_return(game):
+    """Same scores, same +inf (hopeless, exact entropy ties, past a perfect split), same entropy
+    reference: on random candidate sets of one word, several words, and a ragged last word."""
+    from certify.strategies import kernel
+
+    kern = kernel.Kernel(game)
+    rng = np.random.default_rng(game.size)
+    for n in sorted({1, 2, 5, 17, 64, 65, 130, min(game.size, 300)}):
+        candidates = np.sort(rng.choice(game.size, size=min(n, game.size), replace=False))
+        guesses = np.sort(rng.choice(game.size, size=min(400, game.size), replace=False))
+        n = len(candidates)
+        for kind in kernel.KINDS.values():
+            floor = kernel.least_score(kind, n, game.pegs)
+            tol = 1e-9 * max(1.0, n * np.log2(max(n, 1)))
+            for limit in (np.inf, floor + 1, floor + 3):
+                if kind == kernel.ENTROPY and limit != np.inf:
+                    limit = max(0.0, float(limit)) * n  # some entropy limit within reach
+                ref_a, ref_b = kern.reference(n), kern.reference(n)
+                nlogn = np.zeros(n + 2)
+                nlogn[2:] = np.arange(2, n + 2) * np.log2(np.arange(2, n + 2))
+                ckeys = np.ascontiguousarray(kern.keys[candidates].T)
+                loops = np.empty(len(guesses))
+                kernel._scores(kern.flat, kern.rows, ckeys, guesses, kern.n_fb, kind, float(limit), floor,
+                               tol, nlogn, ref_a[0], ref_a[1], loops)
+                bits = np.empty(len(guesses))
+                kern._bit_scores(kind, guesses, candidates, limit, floor, tol, ref_b, bits)
+                where = f"{game} n={n} kind={kind} limit={limit}"
+                assert np.array_equal(loops, bits), where
+                assert np.array_equal(ref_a[0], ref_b[0]) and np.array_equal(ref_a[1], ref_b[1]), where
+                if kind != kernel.ENTROPY and np.isfinite(loops).any():  # the scores are the real ones
+                    i = int(np.flatnonzero(np.isfinite(loops))[-1])
+                    counts = partition_counts(game, guesses[i:i + 1], candidates)[0]
+                    exact = {kernel.MAX: counts.max(), kernel.SUMSQ: (counts * counts).sum(),
+                             kernel.PARTS: -(counts > 0).sum()}[kind]
+                    assert loops[i] == exact, where

@@ -34,8 +34,8 @@ def test_every_committed_proof_is_accepted_with_its_manifest_claims():
     assert sorted(listed) == [p.name for p in PROOFS]
     assert {"worst-case-4x6.json", "worst-case-4x7.json.gz", "worst-case-4x10-norep.json.gz"} <= set(listed)
     # One process of the standalone checker for all but the three biggest: Bulls and Cows (checked
-    # in-process by tests/test_search_catalog.py) and the two 4x6 least totals (a minute or more of
-    # CPU each, beyond issue 12: `make verify` checks them).
+    # in-process by tests/test_search_catalog.py) and the two 4x6 least totals (3 to 4 s of CPU each,
+    # which would triple this test: `make verify` checks them, `make bench` times them).
     files = [p for p in PROOFS if p.stat().st_size < 300_000]
     assert {p.name for p in PROOFS} - {p.name for p in files} <= {
         "worst-case-4x10-norep.json.gz", "total-4x6.json.gz", "total-4x6-max5.json.gz"}
@@ -99,3 +99,21 @@ def test_committed_proofs_fit_the_schema(path):
 
     schema = json.loads((ROOT / "docs" / "lower-bound.schema.json").read_text())
     jsonschema.validate(_load(path), schema)
+
+
+def test_max_guesses_on_a_lower_bound_is_refused_not_ignored():
+    """`certify verify --max-guesses K` requires a strategy's maximum; a lower bound has none: a
+    one-line usage error (exit 2), where the option used to be silently ignored."""
+    bound, strategy = BOUNDS / "worst-case-4x6.json", ROOT / "certificates" / "knuth-4x6.json"
+    proc = subprocess.run([sys.executable, "-m", "certify", "verify", str(strategy), str(bound), "--max-guesses", "5"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"certify verify: error: --max-guesses applies to strategy certificates; {bound} is a "
+                           "lower-bound certificate (its claims say what it proves)\n")
+    # without it, both are checked; with it, the strategy alone is still checked against K
+    proc = subprocess.run([sys.executable, "-m", "certify", "verify", str(strategy), str(bound)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "valid lower bound" in proc.stdout
+    proc = subprocess.run([sys.executable, "-m", "certify", "verify", str(strategy), "--max-guesses", "4"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from certify import verify_bound
 
@@ -108,3 +110,46 @@ def test_unreadable_files_are_unusable(tmp_path):
     proc = subprocess.run([sys.executable, str(ROOT / "certify" / "verify_bound.py")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def _shape(raw: bytes, streamed: bool):
+    """The nodes as the checker reads them, or the error: streamed (the nodes array read one node at
+    a time, as check_bytes does) or from the whole document (json.loads, then the list)."""
+    try:
+        if streamed:
+            text = verify_bound._text(raw)
+            doc, at = verify_bound._read(text)
+        else:
+            doc, at = verify_bound.parse(raw), None
+        game, _ = verify_bound._header(doc)
+        nodes = doc["nodes"] if at is None else verify_bound._elements(text, at)
+        return verify_bound._nodes(nodes, len(doc["nodes"]), game)
+    except verify_bound.Invalid as e:
+        return str(e)
+
+
+BASES = [DATA / "valid" / name for name in ("worst-3x3-symmetric.json", "total-3x3-max4.json", "metadata-allowed.json")]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(base=st.sampled_from(BASES), edits=st.lists(st.tuples(st.floats(0, 1), st.sampled_from(
+    ["delete", "{", "}", "[", "]", ",", ":", '"', " ", "1", "-", "NaN", "1e999", '"nodes":[],', "[" * 3000]),
+    st.integers(1, 40)), min_size=1, max_size=3))
+def test_reading_the_nodes_one_at_a_time_reads_as_json_loads(base, edits):
+    """Damaged text (characters deleted or inserted anywhere, top level included): the streamed reading
+    gives the same nodes or the same error as json.loads of the whole document."""
+    text = base.read_text()
+    for where, what, length in edits:
+        at = int(where * len(text))
+        text = text[:at] + text[at + length:] if what == "delete" else text[:at] + what + text[at:]
+    raw = text.encode()
+    assert _shape(raw, streamed=True) == _shape(raw, streamed=False)
+
+
+def test_the_streamed_reading_is_used_and_equal_on_the_whole_corpus():
+    for path in VALID + INVALID:
+        raw = path.read_bytes()
+        assert _shape(raw, streamed=True) == _shape(raw, streamed=False), path.name
+    text = (DATA / "valid" / "total-3x3.json").read_text()
+    doc, at = verify_bound._read(text)
+    assert at == text.index('"nodes":') + len('"nodes":') and doc["nodes"] == [None] * len(json.loads(text)["nodes"])

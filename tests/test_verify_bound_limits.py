@@ -80,3 +80,21 @@ def test_progress_is_reported_while_nodes_are_checked(monkeypatch):
     calls.clear()  # an invalid file ends the progress line too
     verify_bound.check_bytes(json.dumps(_chain(50, 3)).encode(), progress=lambda d, t: calls.append(d))
     assert calls[-1] is None
+
+
+def test_the_guess_secret_pairs_are_bounded_as_nodes_are_reached(monkeypatch):
+    """Work grows with the nodes' sets (each guess looked at against every secret of the set): it is
+    counted before each node's work, and refused past MAX_PAIRS, naming the node that crosses it."""
+    doc = _chain(50, 2)  # counting settles every node: only guess 0's entry, at 3 secrets, then 2
+    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 3 + 10 * 2)
+    report = _check(doc)
+    assert report.status == 1 and report.error.startswith("node 11 (bound 2) at 0 -(0,0)->")
+    assert report.error.endswith("more than 23 (guess, secret) pairs to look at (the limit)")
+    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 3 + 50 * 2)
+    assert _check(doc).valid
+    # a node that counting does not settle: every guess of 2x2 (4 codes) at its 4 secrets
+    doc = _doc({"colors": 2, "pegs": 2, "repetition": True}, {"total": 8}, [{"bound": 8}])
+    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 15)
+    assert _check(doc).error.endswith("more than 15 (guess, secret) pairs to look at (the limit)")
+    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 16)
+    assert _check(doc).valid

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import numpy as np
 
 from certify import verify, verify_bound
 
@@ -66,42 +67,83 @@ def plain_optimum(pegs, colors, repetition, kind, max_guesses=None):
     return best(codes, max_guesses)
 
 
-def test_bit_set_feedback_is_verify_feedback_on_every_pair():
+def test_feedback_table_is_verify_feedback_on_every_pair():
     for spec in GAMES + [(4, 4, True), (3, 5, False), (4, 6, False), (2, 6, True)]:
         game = verify_bound.Game(*spec)
+        keys = game.keys + [f"{spec[0]},0"]  # class b is the win
         for g in range(game.n):
-            got = {}
-            for key, members in game.partition(g):
-                flags = game.flags(members)
-                for k in range(game.n):
-                    if flags[k]:
-                        assert members >> k & 1
-                        got[k] = key
             for s in range(game.n):
                 b, w = verify.feedback(game.codes[g], game.codes[s])
-                assert got.get(s, f"{spec[0]},0") == f"{b},{w}", (spec, game.codes[g], game.codes[s])
+                assert keys[game.table[g, s]] == f"{b},{w}", (spec, game.codes[g], game.codes[s])
 
 
-def test_counting_bounds_follow_the_documented_formulas():
-    # b = p(p+3)/2 - 1 with repetition; 4 pegs, 6 colours without repetition: 10
-    assert len(verify_bound.Game(4, 6, True).feedbacks) == 13
-    assert len(verify_bound.Game(4, 10, False).feedbacks) == 13
-    assert len(verify_bound.Game(4, 6, False).feedbacks) == 10
-    game = verify_bound.Game(4, 6, True)
-    assert game.solved[:5] == [0, 1, 14, 183, 2380]
-    assert game.worst[183] == 3 and game.worst[184] == 4
-    assert game.total[1] == 1 and game.total[14] == 1 + 2 * 13 and game.total[15] == 1 + 26 + 3
+def plain_class_sizes(game, S):
+    """sizes[g][k], one step per line: every guess, every secret of S, its feedback's class."""
+    keys = game.keys + [f"{game.pegs},0"]
+    sizes = [[0] * len(keys) for _ in game.codes]
+    for g, guess in enumerate(game.codes):
+        for s in S:
+            b, w = verify.feedback(guess, game.codes[s])
+            sizes[g][keys.index(f"{b},{w}")] += 1
+    return sizes
+
+
+def plain_refuted_by_counting(tiny, size, classes, kind, d, left):
+    """Is a guess whose non-winning classes have these sizes refuted by counting alone, at a node
+    of ``size`` secrets, bound d, ``left`` guesses left? (docs: "What the checker does", 3 and 4)"""
+    classes = [c for c in classes if c]
+    if kind == "worst":
+        return d <= 1 or any(tiny.count_worst(c) >= d - 1 for c in classes)
+    if left is not None and (left <= 0 or any(c > tiny.N(left - 1) for c in classes)):
+        return True
+    return size + sum(tiny.count_total(c) for c in classes) >= d
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spec=st.sampled_from(GAMES + [(4, 3, True), (3, 4, True), (4, 5, False)]), data=st.data(),
+       block=st.sampled_from([1, 7, 1 << 22]))
+def test_fast_class_sizes_and_counting_match_a_plain_loop(spec, data, block):
+    """The vectorised counting (numpy bincount, by blocks of secrets) against one step per line."""
+    game, tiny = verify_bound.Game(*spec), corpus.Tiny(*spec)
+    S = sorted(data.draw(st.sets(st.integers(0, game.n - 1), min_size=1, max_size=game.n)))
+    old, verify_bound.BLOCK = verify_bound.BLOCK, block * game.n  # blocks of 1, 7 or all secrets
+    try:
+        sizes = game.class_sizes(np.array(S))
+    finally:
+        verify_bound.BLOCK = old
+    plain = plain_class_sizes(game, S)
+    assert sizes.T.tolist() == plain
+    kind = data.draw(st.sampled_from(["worst", "total"]))
+    if kind == "worst":
+        d = data.draw(st.integers(0, 5))
+    else:  # at, just below or just above what some guess gives, where a wrong comparison shows
+        values = sorted({len(S) + sum(map(tiny.count_total, row[:-1])) for row in plain})
+        d = data.draw(st.sampled_from(values)) + data.draw(st.sampled_from([-1, 0, 0, 1]))
+        d = data.draw(st.sampled_from([d, d, 10**30]))  # beyond int64: only max_guesses can refute
+    left = data.draw(st.sampled_from([None, 0, 1, 2, 3])) if kind == "total" else None
+    claims = {"worst_case": d} if kind == "worst" else {"total": d, "max_guesses": 9}
+    proof = verify_bound._Proof(game, claims, [(d, {})])
+    fast = proof.counted(sizes[:game.win], len(S), d, left).tolist()
+    for g in range(game.n):
+        refuted = plain_refuted_by_counting(tiny, len(S), plain[g][:-1], kind, d, left)
+        assert fast[g] == refuted, (spec, S, game.codes[g], kind, d, left)
 
 
 def test_permutations_follow_the_documented_convention():
     game = verify_bound.Game(4, 6, True)
     perm = ((1, 0, 2, 3), (0, 2, 1, 3, 4, 5))
-    assert game.codes[next(game.moved(perm, 1 << game.by_text["0012"]))] == "0021"
+    assert game.codes[game.moved(perm, [game.by_text["0012"]])[0]] == "0021"
     game = verify_bound.Game(3, 4, True)
     perm = ((2, 0, 1), (1, 2, 3, 0))  # y[sigma[i]] = tau[x[i]]: 012 -> y[2]=1, y[0]=2, y[1]=3
-    assert game.codes[next(game.moved(perm, 1 << game.by_text["012"]))] == "231"
-    everything = game.image(perm, game.all)
-    assert everything == game.all and game.invariant(perm, game.all)
+    assert game.codes[game.moved(perm, [game.by_text["012"]])[0]] == "231"
+    everything = np.arange(game.n)
+    assert game.image(perm, everything).tolist() == everything.tolist()
+    # every code, one by one, as the definition says
+    for x, code in enumerate(game.codes):
+        y = [""] * 3
+        for i, ch in enumerate(code):
+            y[perm[0][i]] = str(perm[1][int(ch)])
+        assert game.codes[game.moved(perm, [x])[0]] == "".join(y)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -21,9 +21,16 @@ def _progress():
 def cmd_verify(args) -> int:
     if args.optimal is not None:
         return _optimal(args.files, args.optimal, args.json)
-    from ..optimality import check_any
+    from ..errors import CertifyError
+    from ..optimality import LOWER_BOUND, check_any
+    from ..text import shown
 
-    results = [check_any(f, args.max_guesses, on_wait=_wait, progress=_progress()) for f in args.files]
+    results = []
+    for f in args.files:
+        results.append(check_any(f, args.max_guesses, on_wait=_wait, progress=_progress()))
+        if results[-1][0] == LOWER_BOUND and args.max_guesses is not None:  # no maximum to require
+            raise CertifyError(f"--max-guesses applies to strategy certificates; {shown(f)} is a "
+                               "lower-bound certificate (its claims say what it proves)")
     if args.json:
         print_json({"report_version": 1, "tool": "certify.verify",
                     "results": [dict(r.to_json(), kind=kind) for kind, r in results]})
@@ -166,7 +173,8 @@ def cmd_strategies(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("verify", help="independently verify certificates (strategies and lower bounds)")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--max-guesses", type=positive, metavar="K", help="also require max guesses <= K")
+    p.add_argument("--max-guesses", type=positive, metavar="K",
+                   help="also require max guesses <= K (strategy certificates only)")
     p.add_argument("--json", action="store_true", help="machine-readable report")
     p.add_argument("--optimal", metavar="BOUND", help="with one strategy certificate: check the lower-bound "
                    "certificate BOUND too and say whether they meet (exit 0 optimal, 1 gap)")

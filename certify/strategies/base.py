@@ -45,3 +45,10 @@ class Strategy:
 
     def pick(self, candidates: np.ndarray, history: tuple) -> int:
         raise NotImplementedError
+
+    def split(self, guess: int, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the candidates sorted by their feedback to ``guess``, each class kept in code order;
+        the class sizes, indexed by feedback). The builder's partition of a node."""
+        fbs = self.game.feedback_row(guess, candidates)
+        sizes = np.bincount(fbs, minlength=self.game.n_feedbacks)
+        return candidates[np.argsort(fbs, kind="stable")], sizes

@@ -25,6 +25,11 @@ MAX, SUMSQ, PARTS, ENTROPY = 0, 1, 2, 3
 #: chained one on the other); each step rounded down, so the sum is a lower bound.
 SCALE = float(1 << 36)
 KINDS = {"max": MAX, "sumsq": SUMSQ, "parts": PARTS, "entropy": ENTROPY}
+#: From this many candidates on, :mod:`.bitkernel` (64 candidates per word, no early
+#: abandonment within a word) beats the loops here (measured on 5x8; the largest class
+#: abandons guesses early, so the loops keep it longer).
+BITS_FROM = {MAX: 40, SUMSQ: 16, PARTS: 16, ENTROPY: 16}
+BITS_MAX_PEGS = 7
 
 
 @njit(cache=True, nogil=True)
@@ -54,78 +59,169 @@ def _set_sizes(counts, ref_hist):  # pragma: no cover
             ref_hist[0] += 1
 
 
-@njit(cache=True, nogil=True)
-def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, tol, nlogn, ref, ref_hist, out):  # pragma: no cover
-    """Fill ``out`` with each guess's score (+inf if abandoned); return the pairs looked at.
+@njit(cache=True, nogil=True, inline="always")
+def _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s):  # pragma: no cover
+    """Feedback of guess g (its rows r0, r1, r2 in the first three tables) and candidate s."""
+    f = np.int32(flat[r0 + k0[s]]) + flat[r1 + k1[s]] + flat[r2 + k2[s]]
+    for j in range(3, ckeys.shape[0]):
+        f += flat[rows[g, j] + ckeys[j, s]]
+    return f
 
-    ``ckeys`` is (groups, candidates), groups >= 3: the candidates' keys into each table;
-    the feedback of guess g and candidate s is sum over j of flat[rows[g, j] + ckeys[j, s]].
-    Entropy only: ``nlogn[c]`` is c log2 c; ``ref[0]`` is the reference's score in fixed
-    point (huge if none) and ``ref_hist`` its class sizes (see ``_same_sizes``); both are
-    updated in place. Scores come back as floats, off the exact value by rounding only.
+
+# One loop per kind (the kind is then a constant of the compiled code, not a test per pair).
+# Each takes ``ckeys`` (groups, candidates), groups >= 3: the candidates' keys into each table;
+# the feedback of guess g and candidate s is sum over j of flat[rows[g, j] + ckeys[j, s]].
+# ``counts`` is cleared whole after each guess (a few cache lines, cheaper than remembering
+# the classes touched).
+
+@njit(cache=True, nogil=True)
+def _max(flat, rows, ckeys, guesses, n_fb, ilimit, floor, out):  # pragma: no cover
+    """Largest class; a guess is dropped as soon as a class exceeds ``ilimit``."""
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
+    counts = np.zeros(n_fb, dtype=np.int32)
+    pairs = 0
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        top = 0
+        s = 0
+        hopeless = False
+        while s < n:
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
+            s += 1
+            c = counts[f]
+            counts[f] = c + 1
+            if c >= ilimit:  # the class now holds c + 1 > limit
+                hopeless = True
+                break
+            if c >= top:
+                top = c + 1
+        pairs += s
+        counts[:] = 0
+        if hopeless:
+            out[i] = np.inf
+        else:
+            out[i] = top
+            ilimit = top - 1
+            if ilimit < floor:  # no guess scores below ``floor``: the others are hopeless
+                out[i + 1:] = np.inf
+                break
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def _sumsq(flat, rows, ckeys, guesses, n_fb, ilimit, floor, out):  # pragma: no cover
+    """Sum of squared class sizes = n + 2 * (sum of the class size met at each addition):
+    the candidates left add 1 each at least, so only that excess is compared."""
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
+    counts = np.zeros(n_fb, dtype=np.int32)
+    pairs = 0
+    room = ilimit - n
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        excess = np.int64(0)
+        s = 0
+        hopeless = False
+        while s < n:
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
+            s += 1
+            c = counts[f]
+            counts[f] = c + 1
+            excess += 2 * c
+            if excess > room:
+                hopeless = True
+                break
+        pairs += s
+        counts[:] = 0
+        if hopeless:
+            out[i] = np.inf
+        else:
+            out[i] = excess + n
+            room = excess - 1
+            if room + n < floor:
+                out[i + 1:] = np.inf
+                break
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def _parts(flat, rows, ckeys, guesses, n_fb, ilimit, floor, out):  # pragma: no cover
+    """Number of classes (score: minus it); dropped when even the candidates left, each
+    opening a class, could not reach ``-ilimit`` classes."""
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
+    counts = np.zeros(n_fb, dtype=np.int32)
+    pairs = 0
+    need = -ilimit
+    for i in range(guesses.shape[0]):
+        g = guesses[i]
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        top = 0
+        s = 0
+        hopeless = False
+        while s < n:
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
+            s += 1
+            c = counts[f]
+            counts[f] = c + 1
+            if c == 0:
+                top += 1
+            elif top + n - s < need:
+                hopeless = True
+                break
+        pairs += s
+        counts[:] = 0
+        if hopeless or top < need:
+            out[i] = np.inf
+        else:
+            out[i] = -top
+            need = top + 1
+            if -need < floor:
+                out[i + 1:] = np.inf
+                break
+    return pairs
+
+
+@njit(cache=True, nogil=True)
+def _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist, out):  # pragma: no cover
+    """Sum of c log2 c over the classes, in fixed point (see the module docstring).
+
+    ``nlogn[c]`` is c log2 c; ``ref[0]`` is the reference's score in fixed point (huge if
+    none) and ``ref_hist`` its class sizes (see ``_same_sizes``); both are updated in place.
     """
-    groups, n = ckeys.shape
-    k0 = ckeys[0]
-    k1 = ckeys[1]
-    k2 = ckeys[2]
+    n = ckeys.shape[1]
+    k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
     counts = np.zeros(n_fb, dtype=np.int32)
     hist = np.zeros(n + 1, dtype=np.int64)
-    fbs = np.empty(n, dtype=np.int32)
     big = np.int64(1) << 62
-    ilimit = big if limit >= big else np.int64(np.floor(limit))
     flimit = big if limit * SCALE >= big else np.int64(np.floor(limit * SCALE))
     ftol = np.int64(np.ceil(tol * SCALE))
-    step = np.empty(n + 1, dtype=np.int64)  # entropy: (c+1) log(c+1) - c log c, fixed point
+    step = np.empty(n + 1, dtype=np.int64)  # (c+1) log(c+1) - c log c, fixed point
     for c in range(min(n, nlogn.shape[0] - 2) + 1):
         step[c] = np.int64(np.floor((nlogn[c + 1] - nlogn[c]) * SCALE))
     pairs = 0
     for i in range(guesses.shape[0]):
         g = guesses[i]
-        r0 = rows[g, 0]
-        r1 = rows[g, 1]
-        r2 = rows[g, 2]
-        top = np.int64(0)  # MAX: largest class; SUMSQ: sum of squares; PARTS: classes
-        fixed = np.int64(0)  # ENTROPY
-        hopeless = False
+        r0, r1, r2 = rows[g, 0], rows[g, 1], rows[g, 2]
+        fixed = np.int64(0)
         s = 0
+        hopeless = False
         while s < n:
-            f = np.int32(flat[r0 + k0[s]]) + flat[r1 + k1[s]] + flat[r2 + k2[s]]
-            for j in range(3, groups):
-                f += flat[rows[g, j] + ckeys[j, s]]
-            fbs[s] = f
+            f = _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s)
             s += 1
             c = counts[f]
             counts[f] = c + 1
-            if kind == MAX:
-                if c >= ilimit:  # the class now holds c + 1 > limit
-                    hopeless = True
-                    break
-                if c >= top:
-                    top = c + 1
-            elif kind == SUMSQ:
-                top += 2 * c + 1
-                if top > ilimit:
-                    hopeless = True
-                    break
-
-            elif kind == PARTS:
-                if c == 0:
-                    top += 1
-                elif -(top + n - s) > ilimit:  # even if every candidate left opened a class
-                    hopeless = True
-                    break
-            else:  # fixed point, rounded down: a lower bound of the exact sum so far
-                fixed += step[c]
-                if fixed > flimit:
-                    hopeless = True
-                    break
-
+            fixed += step[c]  # rounded down: a lower bound of the exact sum so far
+            if fixed > flimit:
+                hopeless = True
+                break
         pairs += s
-        if kind == PARTS and -top > ilimit:
-            hopeless = True
         if hopeless:
             out[i] = np.inf
-        elif kind == ENTROPY:
+        else:
             # ``fixed`` is a sum of per-class terms, so equal class sizes give equal values.
             out[i] = fixed / SCALE
             if fixed < ref[0] - ftol:  # clearly better: the new reference
@@ -134,14 +230,52 @@ def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, tol, nlogn, ref, ref_
                 flimit = fixed + ftol
             elif fixed == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
                 out[i] = np.inf
-        else:
-            value = -top if kind == PARTS else top
-            out[i] = value
-            if value - 1 < ilimit:
-                ilimit = value - 1
-        for t in range(s):  # reset only the classes touched
-            counts[fbs[t]] = 0
+        counts[:] = 0
+        if ref[0] == 0:  # all classes single: any later guess ties at best (or is worse)
+            out[i + 1:] = np.inf
+            break
     return pairs
+
+
+@njit(cache=True, nogil=True)
+def _split(flat, rows, keys, g, candidates, n_fb):  # pragma: no cover
+    """(candidates in feedback order, each class in code order; class sizes by feedback)."""
+    n = candidates.shape[0]
+    groups = rows.shape[1]
+    fbs = np.empty(n, dtype=np.int32)
+    sizes = np.zeros(n_fb, dtype=np.int64)
+    for i in range(n):
+        s = candidates[i]
+        f = 0
+        for j in range(groups):
+            f += flat[rows[g, j] + keys[s, j]]
+        fbs[i] = f
+        sizes[f] += 1
+    start = np.zeros(n_fb, dtype=np.int64)
+    for f in range(1, n_fb):
+        start[f] = start[f - 1] + sizes[f - 1]
+    ordered = np.empty(n, dtype=np.int64)
+    for i in range(n):  # a counting sort: stable
+        f = fbs[i]
+        ordered[start[f]] = candidates[i]
+        start[f] += 1
+    return ordered, sizes
+
+
+def _int_limit(limit: float) -> int:
+    big = 1 << 62
+    return big if limit >= big else int(np.floor(limit))
+
+
+def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, floor, tol, nlogn, ref, ref_hist, out):
+    """Fill ``out`` with each guess's score (+inf if abandoned); return the pairs looked at.
+
+    ``floor``: a score no guess can beat (once reached, the later guesses are hopeless).
+    Scores come back as floats (entropy: off the exact value by rounding only)."""
+    if kind == ENTROPY:
+        return _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist, out)
+    loop = _max if kind == MAX else _sumsq if kind == SUMSQ else _parts
+    return loop(flat, rows, ckeys, guesses, n_fb, _int_limit(limit), int(floor), out)
 
 
 def feedback_count(pegs: int) -> int:
@@ -166,18 +300,22 @@ class Kernel:
     """The game's feedback tables flattened for the compiled loop."""
 
     def __init__(self, game) -> None:
+        self.game = game
         self.n_fb = game.n_feedbacks
+        self.pegs = game.pegs
+        self._guess_tables = None  # for the bit-sliced loop, made on first use
         tables = game.fb_tables
         offsets = np.cumsum([0] + [t.size for t, _ in tables])
         self.flat = np.concatenate([t.ravel() for t, _ in tables]).astype(np.uint8)
         self.keys = np.stack([k for _, k in tables], axis=1).astype(np.int64)
         self.rows = np.stack([off + k * t.shape[1] for off, (t, k) in zip(offsets, tables)], axis=1)
         self.rows = self.rows.astype(np.int64)
+        self.keys = self.keys.astype(np.int32)  # keys < 2**31: half the bytes to read per candidate
         if self.rows.shape[1] < 3:  # the loop reads three groups at least: add an empty one
             zero = len(self.flat)
             self.flat = np.concatenate([self.flat, np.zeros(1, dtype=np.uint8)])
             self.rows = np.concatenate([self.rows, np.full((len(self.rows), 1), zero)], axis=1)
-            self.keys = np.concatenate([self.keys, np.zeros((len(self.keys), 1), np.int64)], axis=1)
+            self.keys = np.concatenate([self.keys, np.zeros((len(self.keys), 1), np.int32)], axis=1)
         self.pairs = 0  # (guess, candidate) pairs looked at, for the benchmark
 
     def scores(self, kind: int, guesses: np.ndarray, candidates: np.ndarray, limit: float,
@@ -186,18 +324,52 @@ class Kernel:
 
         Entropy: ``ref`` (from :meth:`reference`) carries the reference between calls."""
         n = len(candidates)
+        if ref is None:
+            ref = self.reference(n)
+        guesses = np.asarray(guesses, dtype=np.int64)
+        out = np.empty(len(guesses))
+        floor = least_score(kind, n, self.pegs)
+        if n >= BITS_FROM[kind] and self.game.pegs <= BITS_MAX_PEGS:
+            self.pairs += self._bit_scores(kind, guesses, candidates, limit, floor, tol, ref, out)
+            return out
         nlogn = np.zeros(n + 2)  # c log2 c for a class of c
         if kind == ENTROPY:
             k = np.arange(2, n + 2, dtype=np.float64)
             nlogn[2:] = k * np.log2(k)
-        if ref is None:
-            ref = self.reference(n)
-        guesses = np.asarray(guesses, dtype=np.int64)
         ckeys = np.ascontiguousarray(self.keys[candidates].T)  # (groups, n)
-        out = np.empty(len(guesses))
         self.pairs += _scores(self.flat, self.rows, ckeys, guesses, self.n_fb, kind, float(limit),
-                              float(tol), nlogn, ref[0], ref[1], out)
+                              floor, float(tol), nlogn, ref[0], ref[1], out)
         return out
+
+    def _bit_scores(self, kind, guesses, candidates, limit, floor, tol, ref, out) -> int:
+        from . import bitkernel
+
+        if self._guess_tables is None:
+            self._guess_tables = bitkernel.guess_tables(self.game)
+        gp, gc = self._guess_tables
+        game = self.game
+        n = len(candidates)
+        pm, cm = bitkernel.node_masks(game.digits, np.asarray(candidates, dtype=np.int64),
+                                      game.pegs, game.colors)
+        fcum = np.zeros(n + 1, dtype=np.int64)  # the fixed-point term of a class of c
+        flimit = ftol = 0
+        if kind == ENTROPY:
+            k = np.arange(n + 2, dtype=np.float64)
+            nlogn = np.zeros(n + 2)
+            nlogn[2:] = k[2:] * np.log2(k[2:])
+            # The same steps, rounded the same way, as the loop of ``_entropy``.
+            fcum[1:] = np.cumsum(np.floor((nlogn[1:n + 1] - nlogn[:n]) * SCALE).astype(np.int64))
+            flimit = _int_limit(limit * SCALE)
+            ftol = int(np.ceil(tol * SCALE))
+        ilimit = 0 if kind == ENTROPY else _int_limit(limit)
+        return bitkernel.bit_scores(gp, gc, pm, cm, n, game.pegs, guesses, self.n_fb, kind, ilimit,
+                                    0 if kind == ENTROPY else int(floor), flimit, ftol, fcum,
+                                    ref[0], ref[1], out)
+
+    def split(self, guess: int, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """What :meth:`certify.strategies.base.Strategy.split` returns, compiled."""
+        return _split(self.flat, self.rows, self.keys, int(guess), np.asarray(candidates, dtype=np.int64),
+                      self.n_fb)
 
     @staticmethod
     def reference(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -210,14 +382,19 @@ class Kernel:
 
 
 def warm_up() -> None:
-    """Compile the loop now (numba caches it on disk), so a first big build does not wait."""
+    """Compile the loops now (numba caches it on disk), so a first big build does not wait."""
     from ..game import Game
 
-    game = Game(2, 3)
+    game = Game(3, 4)
     kern = Kernel(game)
     every = np.arange(game.size)
+    shared = every.copy()
+    shared.flags.writeable = False  # the symmetry filter's guesses are read-only: another signature
     for kind in KINDS.values():
-        kern.scores(kind, every, every, np.inf, 1e-9)
+        for guesses in (every, shared):
+            for candidates in (every[:8], every):  # the loops here, and the bit-sliced one
+                kern.scores(kind, guesses, candidates, np.inf, 1e-9)
+    kern.split(0, every)
 
 
 if __name__ == "__main__":

@@ -89,17 +89,32 @@ class Scored(Strategy):
     def pick(self, candidates, history):
         if len(candidates) == 1:
             return int(candidates[0])
+        if len(candidates) == 2 and self.kernel_kind and self.prefer_candidates:
+            # The first candidate splits two into singletons: the least score of every kind
+            # here, and the first code that does among the candidates, which come first.
+            return int(candidates[0])
         if self.engine == "kernel":
             return self._pick_kernel(candidates, history)
         guesses = self.guesses(candidates, history)
         counts = partition_counts(self.game, guesses, candidates)
         return self._ranked(guesses, candidates, self.score(counts, len(candidates)).astype(np.int64))
 
+    def _kernel_of_game(self):
+        if self._kernel is None:
+            from . import kernel
+
+            self._kernel = kernel.Kernel(self.game)
+        return self._kernel
+
+    def split(self, guess, candidates):
+        if self.engine == "kernel":
+            return self._kernel_of_game().split(guess, candidates)
+        return super().split(guess, candidates)
+
     def _pick_kernel(self, candidates, history) -> int:
         from . import kernel
 
-        if self._kernel is None:
-            self._kernel = kernel.Kernel(self.game)
+        self._kernel_of_game()
         kind = kernel.KINDS[self.kernel_kind]
         n = len(candidates)
         scores = self._kernel.scores
@@ -157,6 +172,8 @@ class Scored(Strategy):
             guesses = np.concatenate([mine, others])
             keys = np.concatenate([s_mine, s_others])
         near = np.unique(guesses[keys <= keys.min() + tol])
+        if len(near) == 1:  # nothing to settle
+            return int(near[0])
         keys = self.score(partition_counts(self.game, near, candidates), n)
         return self._ranked(near, candidates, keys.astype(np.int64))
 
