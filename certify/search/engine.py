@@ -3,23 +3,30 @@
 ``solve`` computes T(S, r) fail-soft (exact when below ``beta``, else a lower bound >= beta),
 the recursion of :mod:`.total` in one compiled call:
 
-- guesses: one per orbit of the colour permutations that fix S (colours whose transposition
-  maps S onto itself, found by trying each pair: free colours, colours absent from S, ...);
-  the orbit's representative is its lowest code (the block's colours renamed in order of
-  first appearance);
+- guesses: one per orbit of the permutations found to fix S. Every set: the colour
+  transpositions that map S onto itself (free colours, colours absent from S, ...), whose
+  orbits' lowest codes rename each block's colours in order of first appearance. Sets of
+  ``NSYM`` or more also: for each peg permutation, a colour permutation that goes with it
+  (matched by how often each colour sits on each peg, then checked on S), as :mod:`.symmetry`
+  does; orbits then by iterated minima over the generators' maps;
 - each guess's counting value (|S| + the counting bound of every class, or infeasible when a
-  class exceeds N(r - 1)); guesses in increasing value, ties in code order; the scan stops as
-  soon as a value reaches the best total found (every later one is at least as high);
+  class exceeds N(r - 1)), for all guesses at once, reading one row of the (symmetric)
+  feedback matrix per secret (rows in order: the matrix does not fit in cache from 4x7 on);
+  guesses in increasing value, ties in code order; the scan stops as soon as a value reaches
+  the best total found (every later one is at least as high);
 - a guess's classes biggest first, each searched with the window that is left;
 - small sets (|S| <= b + 1, where counting gives 2|S| - 1): a candidate that splits the others
   into singletons settles S in 2|S| - 1 (the least possible); otherwise every guess costs at
   least 2|S| (a bound the checker confirms by counting alone), reached by a code that splits S
-  into singletons.
+  into singletons. Sets of 1 and 2 cost 1 and 3 (counting's own values).
 
 Results go to a memo of candidate sets (open addressing on numpy arrays): the exact value and
-a best guess, or the best lower bound proven. When the memo is full the call stops, the
-caller grows the arrays and calls again (the memo kept). ``node_entries`` gives a proof node's
-guess entries from the memo (what :mod:`.total` writes for nodes below the top levels).
+a best guess, or the best lower bound proven, and the least counting value of any code there
+(a node of the proof whose bound is at most that has no entries: nothing to rescan). When the
+memo is full the call stops, the caller grows the arrays and calls again (the memo kept).
+``node_entries`` / ``entries_batch`` give proof nodes' guess entries from the memo (what
+:mod:`.total` writes for the nodes below the top levels): the proof uses the same orbits as
+the search (or more), so every representative's classes are in the memo or refuted by counting.
 """
 
 from __future__ import annotations
