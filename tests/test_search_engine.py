@@ -66,22 +66,30 @@ def test_fail_soft_answers_bound_the_optimum(pegs, colors, repetition):
                 assert beta <= v <= total
 
 
+@pytest.mark.parametrize("nsym", [0, 10**6])  # same_as by the whole stabilizer, or colour blocks
 @pytest.mark.parametrize("pegs,colors,repetition,limit", [(3, 3, True, None), (3, 3, True, 4),
                                                           (4, 4, False, None), (4, 4, False, 5),
                                                           (2, 5, True, 4), (3, 4, True, None)])
-def test_all_compiled_proofs_pass_the_checker(pegs, colors, repetition, limit):
+def test_all_compiled_proofs_pass_the_checker(pegs, colors, repetition, limit, nsym):
     """Every node compiled (top = 0): the proof comes from node_entries alone."""
     game = Game(pegs, colors, repetition)
     search = TotalSearch(game, limit)
     search.top = 0
-    search.engine.nsym = 0
+    search.engine.nsym = nsym
     value = search.solve()
     if (pegs, colors) == (3, 4):
         assert value == GODDARD_3X4
     else:
         assert value == plain_optima(pegs, colors, repetition, limit)[2 if limit else 1]
-    report = verify_bound.check_bytes(dumps(search.prove()))
+    proof = search.prove()
+    report = verify_bound.check_bytes(dumps(proof))
     assert report.valid, report.line()
+    same = [e["perm"] for node in proof["nodes"] for e in node.get("guesses", {}).values() if "same_as" in e]
+    moved = [p for p in same if p["pegs"] != sorted(p["pegs"])]
+    if (pegs, colors, nsym) == (3, 4, 0):  # the checker saw peg permutations from the engine
+        assert moved
+    if nsym:  # colour blocks only
+        assert same and not moved
     checked = verify.verify_bytes(strategy_bytes(search.strategy_certificate()))
     assert checked.valid and checked.claims["total_guesses"] == value
 

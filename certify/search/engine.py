@@ -3,23 +3,30 @@
 ``solve`` computes T(S, r) fail-soft (exact when below ``beta``, else a lower bound >= beta),
 the recursion of :mod:`.total` in one compiled call:
 
-- guesses: one per orbit of the colour permutations that fix S (colours whose transposition
-  maps S onto itself, found by trying each pair: free colours, colours absent from S, ...);
-  the orbit's representative is its lowest code (the block's colours renamed in order of
-  first appearance);
+- guesses: one per orbit of the permutations found to fix S. Every set: the colour
+  transpositions that map S onto itself (free colours, colours absent from S, ...), whose
+  orbits' lowest codes rename each block's colours in order of first appearance. Sets of
+  ``NSYM`` or more also: for each peg permutation, a colour permutation that goes with it
+  (matched by how often each colour sits on each peg, then checked on S), as :mod:`.symmetry`
+  does; orbits then by iterated minima over the generators' maps;
 - each guess's counting value (|S| + the counting bound of every class, or infeasible when a
-  class exceeds N(r - 1)); guesses in increasing value, ties in code order; the scan stops as
-  soon as a value reaches the best total found (every later one is at least as high);
+  class exceeds N(r - 1)), for all guesses at once, reading one row of the (symmetric)
+  feedback matrix per secret (rows in order: the matrix does not fit in cache from 4x7 on);
+  guesses in increasing value, ties in code order; the scan stops as soon as a value reaches
+  the best total found (every later one is at least as high);
 - a guess's classes biggest first, each searched with the window that is left;
 - small sets (|S| <= b + 1, where counting gives 2|S| - 1): a candidate that splits the others
   into singletons settles S in 2|S| - 1 (the least possible); otherwise every guess costs at
   least 2|S| (a bound the checker confirms by counting alone), reached by a code that splits S
-  into singletons.
+  into singletons. Sets of 1 and 2 cost 1 and 3 (counting's own values).
 
 Results go to a memo of candidate sets (open addressing on numpy arrays): the exact value and
-a best guess, or the best lower bound proven. When the memo is full the call stops, the
-caller grows the arrays and calls again (the memo kept). ``node_entries`` gives a proof node's
-guess entries from the memo (what :mod:`.total` writes for nodes below the top levels).
+a best guess, or the best lower bound proven, and the least counting value of any code there
+(a node of the proof whose bound is at most that has no entries: nothing to rescan). When the
+memo is full the call stops, the caller grows the arrays and calls again (the memo kept).
+``node_entries`` / ``entries_batch`` give proof nodes' guess entries from the memo (what
+:mod:`.total` writes for the nodes below the top levels): the proof uses the same orbits as
+the search (or more), so every representative's classes are in the memo or refuted by counting.
 """
 
 from __future__ import annotations
@@ -30,8 +37,8 @@ from numba import njit
 #: The value of a set no strategy settles within the guesses left.
 INF = 10**9
 #: Memo entry columns.
-HASH, R, LB, EXACT, BEST, OFF, LEN = range(7)
-NCOL = 7
+HASH, R, LB, EXACT, BEST, OFF, LEN, MINQ = range(8)
+NCOL = 8
 #: State cells: entries used, pool used, overflow flag, nodes searched, nodes that scanned
 #: every guess, guesses searched (below the best's bound), their classes searched.
 USED, POOL, OVERFLOW, NODES, FULL, TRIED, CHILDREN = range(7)
@@ -75,7 +82,9 @@ def find(table, E, pool, cands, r):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _store(table, E, pool, st, cands, r, lb, exact, best):  # pragma: no cover
+def _store(table, E, pool, st, cands, r, lb, exact, best, minq):  # pragma: no cover
+    """Record (cands, r): its lower bound (exact or not), a best guess, and minq, a bound on
+    every code's counting value there (-1: unknown)."""
     if st[OVERFLOW]:
         return
     e = find(table, E, pool, cands, r)
@@ -84,6 +93,8 @@ def _store(table, E, pool, st, cands, r, lb, exact, best):  # pragma: no cover
             E[e, LB] = lb
             E[e, EXACT] = exact
             E[e, BEST] = best
+        if minq > E[e, MINQ]:
+            E[e, MINQ] = minq
         return
     n = cands.shape[0]
     if st[USED] >= E.shape[0] or st[POOL] + n > pool.shape[0] or 2 * (st[USED] + 1) > table.shape[0]:
@@ -99,6 +110,7 @@ def _store(table, E, pool, st, cands, r, lb, exact, best):  # pragma: no cover
     E[e, BEST] = best
     E[e, OFF] = st[POOL]
     E[e, LEN] = n
+    E[e, MINQ] = minq
     pool[st[POOL]:st[POOL] + n] = cands
     st[POOL] += n
     mask = table.shape[0] - 1
@@ -379,23 +391,25 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
                         break
                     sz[f] = stamp
             if ok:
-                _store(table, E, pool, st, cands, r, 2 * n - 1, 1, c)
+                _store(table, E, pool, st, cands, r, 2 * n - 1, 1, c, -1)
                 return 2 * n - 1
         if 2 * n >= beta:
-            _store(table, E, pool, st, cands, r, 2 * n, 0, -1)
+            _store(table, E, pool, st, cands, r, 2 * n, 0, -1, 2 * n)
             return 2 * n
+        # Codes that split S into singletons: feedback bit sets, one row of the (symmetric)
+        # feedback matrix per secret, read in order (cheaper than a column per code).
+        seenb = np.zeros(n_codes, dtype=np.int64)
+        bad = np.zeros(n_codes, dtype=np.bool_)
+        for s in cands:
+            row = fb[s]
+            for g in range(n_codes):
+                bit = np.int64(1) << row[g]
+                if seenb[g] & bit:
+                    bad[g] = True
+                seenb[g] |= bit
         for g in range(n_codes):
-            stamp += 1
-            row = fb[g]
-            ok = True
-            for s in cands:
-                f = row[s]
-                if sz[f] == stamp:
-                    ok = False
-                    break
-                sz[f] = stamp
-            if ok:
-                _store(table, E, pool, st, cands, r, 2 * n, 1, g)
+            if not bad[g]:
+                _store(table, E, pool, st, cands, r, 2 * n, 1, g, 2 * n)
                 return 2 * n
         sz[:] = 0
     st[FULL] += 1
@@ -412,35 +426,45 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
     rc = -1 if r < 0 else r - 1
     limit = -1 if r < 0 else ncap[rc]
     lowest = INF  # the least lower bound among guesses no better than beta (fail-soft)
-    k = 0
+    m_all = 0
     for g in range(n_codes):
         if full:
             if rep[g] != g:
                 continue
         elif symmetric and not canonical(digits, g, blk, rank, nxt, seenc):
             continue
-        row = fb[g]
-        q = n
-        big = 0
-        for s in cands:
-            f = row[s]
+        guesses[m_all] = g
+        m_all += 1
+    # Class sizes of every guess at once: one row of the (symmetric) feedback matrix per
+    # secret, read in order; the counting value grows with each secret added to a class.
+    cnt = np.zeros((m_all, n_fb), dtype=np.int32)
+    qall = np.full(m_all, n, dtype=np.int64)
+    big = np.zeros(m_all, dtype=np.int32)
+    for s in cands:
+        row = fb[s]
+        for j in range(m_all):
+            f = row[guesses[j]]
             if f != win:
-                m = sz[f] + 1
-                sz[f] = m
-                q += dct[m]
-                if m > big:
-                    big = m
-                if q >= beta:
-                    break  # q only grows: no better than beta
-        for s in cands:
-            sz[row[s]] = 0
-        if (limit >= 0 and big > limit) or (r < 0 and big == n):
-            continue  # infeasible, or learns nothing (never better; its proof refers to S)
+                c = cnt[j, f] + 1
+                cnt[j, f] = c
+                qall[j] += dct[c]
+                if c > big[j]:
+                    big[j] = c
+    k = 0
+    minq = INF  # the least counting value of a code not refuted by a class size (orbits share it)
+    for j in range(m_all):
+        if limit >= 0 and big[j] > limit:
+            continue  # infeasible
+        q = qall[j]
+        if q < minq:
+            minq = q
+        if r < 0 and big[j] == n:
+            continue  # learns nothing: never better (its proof refers to S)
         if q >= beta:
             if q < lowest:
                 lowest = q
             continue
-        guesses[k] = g
+        guesses[k] = guesses[j]
         quick[k] = q
         k += 1
     order = np.argsort(quick[:k], kind="mergesort")
@@ -500,11 +524,11 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
         elif acc < lowest:
             lowest = acc
     if best_g >= 0:
-        _store(table, E, pool, st, cands, r, best, 1, best_g)
+        _store(table, E, pool, st, cands, r, best, 1, best_g, minq)
         return best
     if lowest > INF:
         lowest = INF
-    _store(table, E, pool, st, cands, r, lowest, 0, -1)
+    _store(table, E, pool, st, cands, r, lowest, 0, -1, minq)
     return lowest
 
 
@@ -520,8 +544,8 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
     bound, and the children's secrets), or a negative kind when a guess is not refuted."""
     n = cands.shape[0]
     n_codes = fb.shape[0]
-    blk, rank, _ = blocks(cands, mask, swaps, pa, pb, colors)
-    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    e = find(table, E, pool, cands, r)
+    known = e >= 0 and E[e, MINQ] >= bound  # the search saw every code refuted by counting
     nxt = np.zeros(colors, dtype=np.int64)
     seenc = np.zeros(colors, dtype=np.bool_)
     rc = -1 if r < 0 else r - 1
@@ -542,27 +566,42 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
     lbs = np.zeros(n_fb, dtype=np.int64)
     # A small set proven at 2n (no candidate splits it into singletons): every guess
     # costs 2n or more by counting, nothing to write.
-    skip = n <= b + 1 and bound <= 2 * n
+    skip = known or (n <= b + 1 and bound <= 2 * n)
+    # Every code's counting value at once (rows of the symmetric matrix, read in order).
+    qall = np.full(n_codes, n, dtype=np.int64)
+    bigall = np.zeros(n_codes, dtype=np.int32)
+    if not skip:
+        cnt = np.zeros((n_codes, n_fb), dtype=np.int32)
+        for s in cands:
+            row = fb[s]
+            for x in range(n_codes):
+                f = row[x]
+                if f != win:
+                    c = cnt[x, f] + 1
+                    cnt[x, f] = c
+                    qall[x] += dct[c]
+                    if c > bigall[x]:
+                        bigall[x] = c
+        skip = True
+        for x in range(n_codes):
+            if qall[x] < bound:
+                skip = False  # some code is not refuted by counting: entries to write
+                break
+    full = False
+    rep = np.zeros(1, dtype=np.int64)
+    blk = np.arange(colors)
+    rank = np.zeros(colors, dtype=np.int64)
+    if not skip:
+        blk, rank, _ = blocks(cands, mask, swaps, pa, pb, colors)
+        full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
     for x in range(n_codes):
         if skip:
             break
-        row = fb[x]
-        q = n
-        big = 0
-        for s in cands:
-            f = row[s]
-            if f != win:
-                m = sz[f] + 1
-                sz[f] = m
-                q += dct[m]
-                if m > big:
-                    big = m
-                if q >= bound:
-                    break  # refuted by counting (q only grows)
-        for s in cands:
-            sz[row[s]] = 0
+        q = qall[x]
+        big = bigall[x]
         if q >= bound:
             continue
+        row = fb[x]
         for s in cands:
             sz[row[s]] += 1
         sz[win] = 0
@@ -720,6 +759,124 @@ def _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep): 
     return psig, ptau
 
 
+@njit(cache=True, nogil=True)
+def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+                  pperms, pows, vindex, nsym, table, E, pool, bpool, boff, brs, bbounds):  # pragma: no cover
+    """:func:`node_entries` of many nodes in one call (node i: secrets bpool[boff[i]:boff[i+1]],
+    r brs[i], bound bbounds[i]). Returns flat rows: per entry (node, code, kind, same_as code
+    or -1), its permutation (pegs then colours; kind 0 only), and per child (entry row,
+    feedback, start, size, bound) with the children's secrets."""
+    p = digits.shape[1]
+    r_node = []
+    r_code = []
+    r_kind = []
+    r_rep = []
+    r_perm = []
+    ch = []
+    ch_pool = []
+    members = np.zeros((colors, colors), dtype=np.int64)
+    msize = np.zeros(colors, dtype=np.int64)
+    taken = np.zeros(colors, dtype=np.int64)
+    tau = np.zeros(colors, dtype=np.int64)
+    target = np.zeros(colors, dtype=np.bool_)
+    for i in range(boff.shape[0] - 1):
+        cands = bpool[boff[i]:boff[i + 1]]
+        e = find(table, E, pool, cands, brs[i])
+        if e < 0 or E[e, LB] < bbounds[i]:  # asked more than the search proved: a bug
+            r_node.append(i)
+            r_code.append(-1)
+            r_kind.append(-2)
+            r_rep.append(-1)
+            for t in range(p + colors):
+                r_perm.append(0)
+            continue
+        codes, kinds, blk, children, cp, full, rep, psig, ptau = node_entries(
+            fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+            pperms, pows, vindex, nsym, table, E, pool, cands, brs[i], bbounds[i])
+        base_row = len(r_code)
+        base_pool = len(ch_pool)
+        if not full:
+            for c in range(colors):
+                msize[c] = 0
+            for c in range(colors):
+                root = blk[c]
+                members[root, msize[root]] = c
+                msize[root] += 1
+        for j in range(codes.shape[0]):
+            x = codes[j]
+            r_node.append(i)
+            r_code.append(x)
+            r_kind.append(kinds[j])
+            if kinds[j] != 0:
+                r_rep.append(-1)
+                for t in range(p + colors):
+                    r_perm.append(0)
+                continue
+            if full:
+                r_rep.append(rep[x])
+                for t in range(p):
+                    r_perm.append(psig[x, t])
+                for t in range(colors):
+                    r_perm.append(ptau[x, t])
+                continue
+            # Colour blocks: x's colours renamed, per block, in order of first appearance;
+            # the block's other colours onto its other colours in increasing order.
+            for c in range(colors):
+                tau[c] = -1
+                taken[c] = 0
+                target[c] = False
+            for t in range(p):
+                a = digits[x, t]
+                if tau[a] < 0:
+                    root = blk[a]
+                    tau[a] = members[root, taken[root]]
+                    target[tau[a]] = True
+                    taken[root] += 1
+            for a in range(colors):
+                if tau[a] < 0:
+                    root = blk[a]
+                    for t in range(msize[root]):
+                        cc = members[root, t]
+                        if not target[cc]:
+                            tau[a] = cc
+                            target[cc] = True
+                            break
+            v = 0
+            for t in range(p):
+                v += tau[digits[x, t]] * pows[t]
+            r_rep.append(vindex[v])
+            for t in range(p):
+                r_perm.append(t)
+            for t in range(colors):
+                r_perm.append(tau[t])
+        for j in range(children.shape[0]):
+            ch.append(base_row + children[j, 0])
+            ch.append(children[j, 1])
+            ch.append(base_pool + children[j, 2])
+            ch.append(children[j, 3])
+            ch.append(children[j, 4])
+        for t in range(cp.shape[0]):
+            ch_pool.append(cp[t])
+    m = len(r_code)
+    rows = np.empty((m, 4), dtype=np.int64)
+    perms = np.empty((m, p + colors), dtype=np.int64)
+    for j in range(m):
+        rows[j, 0] = r_node[j]
+        rows[j, 1] = r_code[j]
+        rows[j, 2] = r_kind[j]
+        rows[j, 3] = r_rep[j]
+        for t in range(p + colors):
+            perms[j, t] = r_perm[j * (p + colors) + t]
+    kids = np.empty((len(ch) // 5, 5), dtype=np.int64)
+    for j in range(len(ch) // 5):
+        for t in range(5):
+            kids[j, t] = ch[5 * j + t]
+    kpool = np.empty(len(ch_pool), dtype=np.int64)
+    for j in range(len(ch_pool)):
+        kpool[j] = ch_pool[j]
+    return rows, perms, kids, kpool
+
+
 class Engine:
     """The compiled search's constant tables and its memo, for one game."""
 
@@ -806,6 +963,19 @@ class Engine:
         row = self.E[e]
         return int(row[LB]), bool(row[EXACT]), int(row[BEST])
 
+    def entries_batch(self, nodes):
+        """Entries of many nodes [(cands, r, bound)] in one compiled call."""
+        sizes = [len(c) for c, _, _ in nodes]
+        boff = np.zeros(len(nodes) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=boff[1:])
+        bpool = np.concatenate([c for c, _, _ in nodes]) if nodes else np.zeros(0, dtype=np.int64)
+        brs = np.array([-1 if r is None else r for _, r, _ in nodes], dtype=np.int64)
+        bbounds = np.array([bd for _, _, bd in nodes], dtype=np.int64)
+        return entries_batch(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
+                             self.digits, self.colors, self.swaps, self.pa, self.pb, self.mask,
+                             self.pperms, self.pows, self.vindex, self.nsym, self.table, self.E,
+                             self.pool, bpool.astype(np.int64), boff, brs, bbounds)
+
     def entries(self, cands, r, bound):
         return node_entries(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap, self.digits,
                             self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
@@ -825,6 +995,7 @@ def warm_up() -> None:
     engine.solve(every, None, INF)
     engine.lookup(every, None)
     engine.entries(every, None, engine.lookup(every, None)[0])
+    engine.entries_batch([(every, None, engine.lookup(every, None)[0])])
 
 
 if __name__ == "__main__":

@@ -66,6 +66,15 @@ class ProofWriter:
         self._current = (key, bound)
         return cands, bound, depth
 
+    def take_pending(self) -> list:
+        """Every node waiting to be filled: [(key, cands, bound, depth)], in order."""
+        out = list(self.pending)
+        self.pending.clear()
+        return out
+
+    def fill_key(self, key, bound: int, guesses: dict) -> None:
+        self.bodies[key] = {"bound": bound, "guesses": guesses} if guesses else {"bound": bound}
+
     def fill(self, guesses: dict) -> None:
         key, bound = self._current
         # A node that counting settles whole has no entries: "guesses" is left out.

@@ -196,9 +196,72 @@ class TotalSearch:
         root_depth = None if self.max_guesses is None else 0
         writer.root(self._every, self.value, root_depth)
         while writer.pending:
-            cands, bound, depth = writer.next_pending_full()
-            writer.fill(self._node_guesses(cands, bound, depth, writer))
+            # Nodes are filled in the order they were met (the refs they make keep it); the
+            # compiled search's nodes of a round are computed in one call.
+            batch = writer.take_pending()
+            compiled = []
+            for key, cands, bound, depth in batch:
+                r = None if depth is None else self.max_guesses - depth
+                if not self._settled(cands, bound, r) and (cands.tobytes(), r) not in self.memo:
+                    compiled.append((cands, r, bound))
+            found = iter(self._compiled_entries(compiled, writer))
+            for key, cands, bound, depth in batch:
+                r = None if depth is None else self.max_guesses - depth
+                if self._settled(cands, bound, r):
+                    guesses = {}  # counting settles the node whole
+                elif (cands.tobytes(), r) in self.memo:
+                    guesses = self._node_guesses(cands, bound, depth, writer)
+                else:
+                    guesses = next(found)(depth)
+                writer.fill_key(key, bound, guesses)
         return writer.document()
+
+    def _settled(self, cands, bound, r) -> bool:
+        return self._quick(len(cands), r) >= bound or (r is not None and r <= 0)
+
+    def _compiled_entries(self, nodes, writer) -> list:
+        """For each node (cands, r, bound) the compiled search proved, a function of the node's
+        depth that makes its guess entries (:func:`.engine.entries_batch`), refs in order."""
+        if not nodes:
+            return []
+        sp = self.space
+        rows, perms, kids, kpool = self.engine.entries_batch(nodes)
+        p = sp.pegs
+        node_of = rows[:, 0]
+        lo = np.searchsorted(node_of, np.arange(len(nodes)), side="left").tolist()
+        hi = np.searchsorted(node_of, np.arange(len(nodes)), side="right").tolist()
+        klo = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="left").tolist()
+        khi = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="right").tolist()
+        rows_l, perms_l, kids_l = rows.tolist(), perms.tolist(), kids.tolist()
+        texts, keys = sp.texts, sp.keys
+
+        def maker(i):
+            cands, r, bound = nodes[i]
+
+            def make(depth):
+                child_depth = None if depth is None else depth + 1
+                out = {}
+                for j in range(lo[i], hi[i]):
+                    _, x, kind, rep = rows_l[j]
+                    if kind == 1:
+                        refs = {}
+                        for _, f, start, size, b in kids_l[klo[j]:khi[j]]:
+                            refs[keys[f]] = writer.ref(kpool[start:start + size], b, child_depth)
+                        out[texts[x]] = refs
+                    elif kind == 0:
+                        perm = perms_l[j]
+                        out[texts[x]] = {"same_as": texts[rep],
+                                         "perm": {"colors": perm[p:], "pegs": perm[:p]}}
+                    elif kind == 2:  # x does not split S: S again, bound - n
+                        f = int(sp.fb[x][cands[0]])
+                        out[texts[x]] = {keys[f]: writer.ref(cands, bound - len(cands), None)}
+                    else:  # pragma: no cover - a search bug
+                        raise AssertionError(f"the compiled search's proof fails at a node of "
+                                             f"{len(cands)} secrets (kind {kind})")
+                return out
+            return make
+
+        return [maker(i) for i in range(len(nodes))]
 
     def _node_guesses(self, cands, bound, depth, writer) -> dict:
         sp = self.space
