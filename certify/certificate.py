@@ -6,6 +6,7 @@ See docs/certificate-format.md and docs/certificate.schema.json.
 from __future__ import annotations
 
 import gzip
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 

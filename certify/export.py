@@ -12,7 +12,6 @@ import io
 from pathlib import Path
 
 from . import verify
-from .errors import CertifyError
 
 FORMATS = {".graphml": "graphml", ".gexf": "gexf", ".gml": "gml", ".json": "node-link JSON"}
 

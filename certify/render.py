@@ -8,7 +8,6 @@ Only the part of the tree that is drawn is replayed, so big trees cut at a small
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from . import verify
 from .errors import CertifyError

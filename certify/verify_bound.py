@@ -158,7 +158,10 @@ def _elements(text: str, at: int):
     """The elements of the JSON array at text[at] (already read once: well-formed), one at a time."""
     i = _SPACE.match(text, at + 1).end()
     while text[i] != "]":
-        value, i = _DECODER.raw_decode(text, i)
+        try:
+            value, i = _DECODER.raw_decode(text, i)
+        except RecursionError:  # (read once at a shallower call depth: on the edge of the limit)
+            raise Invalid("JSON nested too deeply") from None
         yield value
         i = _SPACE.match(text, i).end()
         if text[i] == ",":

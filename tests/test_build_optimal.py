@@ -86,3 +86,16 @@ def test_bound_refuses_the_strategy_over_the_proof(tmp_path):
     r = run_cli("bound", "--pegs", 2, "--colors", 2, "--total", "--strategy-out", out, "-o", out)
     assert r.returncode == 2 and "twice" in r.stderr and r.stderr.count("\n") == 1
     assert not out.exists()
+
+
+def test_verify_optimal_honours_max_guesses():
+    """--max-guesses with --optimal applies to the strategy (it was ignored: 'optimal', exit 0)."""
+    from conftest import CERTS
+
+    strategy, bound = CERTS / "optimal-total-3x3.json", CERTS / "bounds" / "total-3x3.json"
+    most = json.loads(strategy.read_text())["claims"]["max_guesses"]
+    r = run_cli("verify", strategy, "--optimal", bound, "--max-guesses", most - 1)
+    assert r.returncode == 1 and "optimal" not in r.stdout
+    assert f"more than --max-guesses {most - 1}" in r.stderr
+    r = run_cli("verify", strategy, "--optimal", bound, "--max-guesses", most)
+    assert r.returncode == 0 and "optimal: total" in r.stdout

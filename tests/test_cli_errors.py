@@ -3,7 +3,6 @@ traceback; and an interrupted build leaves nothing behind."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys

@@ -4,13 +4,11 @@ import copy
 import json
 import re
 import shutil
-import sys
 
 import orjson
 import pytest
 
 from certify import verify
-from certify.build import build_tree
 from certify.certificate import dumps, make_certificate
 from certify.errors import CertifyError
 from certify.game import Game

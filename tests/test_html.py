@@ -142,7 +142,6 @@ def test_root_and_unfolding_a_reply(driver, page, cert, shots):
     below = child_rows(driver, reply)
     assert [r.get_attribute("data-key") for r in below] == list(node["next"])
     assert [r.get_attribute("data-guess") for r in below] == [c["guess"] for c in node["next"].values()]
-    first_key = next(iter(node["next"]))
     for r, (k, child) in zip(below, node["next"].items()):
         n = len(reaching([(cert["tree"]["guess"], key), (node["guess"], k)], everyone))
         # A leaf is the one secret reaching it; an inner guess says how many reach it.

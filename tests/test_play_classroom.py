@@ -6,11 +6,9 @@ the verifier's feedback rule over every code."""
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import re
 import select
-import signal
 import subprocess
 import sys
 import termios

@@ -41,9 +41,10 @@ def test_rebuild_is_byte_identical(name, tmp_path):
         assert (tmp_path / strategy).read_bytes() == (catalog.ROOT.parent / strategy).read_bytes()
 
 
-#: Beyond the issue's games, the least totals of 4x6 take the checker 1.5 to 2.5 min of CPU each:
-#: `make verify` (python -m certify.catalog verify-bounds) checks them with all the others.
-CHECKED_BY_MAKE_VERIFY = {"total-4x6.json.gz", "total-4x6-max5.json.gz"}
+#: Proofs too slow for the suite, left to `make verify` (python -m certify.catalog verify-bounds),
+#: which checks them with all the others. Since the checker's numpy rewrite the 4x6 least totals
+#: take 3 to 4 s of CPU each, so none is left out.
+CHECKED_BY_MAKE_VERIFY: set[str] = set()
 
 
 @pytest.mark.parametrize("name", sorted(set(ENTRIES) - CHECKED_BY_MAKE_VERIFY))  # Bulls and Cows: 1-3 min

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from certify import verify_bound
 
 FORMAT = verify_bound.FORMAT
@@ -98,3 +100,40 @@ def test_the_guess_secret_pairs_are_bounded_as_nodes_are_reached(monkeypatch):
     assert _check(doc).error.endswith("more than 15 (guess, secret) pairs to look at (the limit)")
     monkeypatch.setattr(verify_bound, "MAX_PAIRS", 16)
     assert _check(doc).valid
+
+
+def test_nesting_at_the_edge_of_the_parser_limit_is_a_one_line_error():
+    """The nodes array is read twice, the second time from a deeper call: whatever the depth, one
+    line (refused as too deep, or read), never a traceback; also when called from deeper still."""
+    def check(depth: int, frames: int):
+        if frames:
+            return check(depth, frames - 1)
+        bound = "[" * depth + "]" * depth
+        text = ('{"claims":{"worst_case":1},"format":"%s","game":{"colors":2,"pegs":1,"repetition":true},'
+                '"nodes":[{"bound":%s}],"version":1}' % (FORMAT, bound))
+        return verify_bound.check_bytes(text.encode())
+
+    errors = set()
+    for depth in range(850, 1010, 3):
+        for frames in (0, 1, 2, 5):
+            report = check(depth, frames)
+            assert report.status == 1
+            errors.add(report.error)
+    assert errors == {"node 0.bound: expected integer, got array", "JSON nested too deeply"}
+    # read once near the limit, then node by node from 20 frames deeper: Invalid, not RecursionError
+    text = ('{"claims":{"worst_case":1},"format":"%s","game":{"colors":2,"pegs":1,"repetition":true},'
+            '"nodes":[{"bound":%s}],"version":1}')
+    def read(depth):
+        try:
+            return verify_bound._read(text % (FORMAT, "[" * depth + "]" * depth))[1] is not None
+        except verify_bound.Invalid:  # too deep for the first reading
+            return False
+
+    deepest = max(d for d in range(900, 1010) if read(d))
+    text = text % (FORMAT, "[" * deepest + "]" * deepest)
+    _, at = verify_bound._read(text)
+
+    def deeper(k):
+        return deeper(k - 1) if k else list(verify_bound._elements(text, at))
+    with pytest.raises(verify_bound.Invalid, match="^JSON nested too deeply$"):
+        deeper(20)

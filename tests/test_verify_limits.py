@@ -10,7 +10,6 @@ import sys
 import tracemalloc
 from pathlib import Path
 
-import pytest
 
 from certify import verify
 

@@ -20,7 +20,7 @@ def _progress():
 
 def cmd_verify(args) -> int:
     if args.optimal is not None:
-        return _optimal(args.files, args.optimal, args.json)
+        return _optimal(args.files, args.optimal, args.json, args.max_guesses)
     from ..errors import CertifyError
     from ..optimality import LOWER_BOUND, check_any
     from ..text import shown
@@ -40,14 +40,14 @@ def cmd_verify(args) -> int:
     return max(r.status for _, r in results)
 
 
-def _checked(path: str, want: str):
-    """The report of a valid certificate of kind ``want`` (the file read once); else SystemExit
-    with the checker's status, or CertifyError for the wrong kind."""
+def _checked(path: str, want: str, max_guesses=None):
+    """The report of a valid certificate of kind ``want`` (the file read once; a strategy within
+    ``max_guesses``); else SystemExit with the checker's status, or CertifyError for the wrong kind."""
     from ..errors import CertifyError
     from ..optimality import check_any
     from ..text import shown
 
-    kind, report = check_any(path, on_wait=_wait, progress=_progress())
+    kind, report = check_any(path, max_guesses, on_wait=_wait, progress=_progress())
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)
@@ -56,7 +56,7 @@ def _checked(path: str, want: str):
     return report
 
 
-def _optimal(files, bound_file: str, as_json: bool) -> int:
+def _optimal(files, bound_file: str, as_json: bool, max_guesses=None) -> int:
     from ..errors import CertifyError
     from ..optimality import compare
 
@@ -64,7 +64,7 @@ def _optimal(files, bound_file: str, as_json: bool) -> int:
         raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(files)} files")
     from ..optimality import LOWER_BOUND, STRATEGY
 
-    strategy, bound = _checked(files[0], STRATEGY), _checked(bound_file, LOWER_BOUND)
+    strategy, bound = _checked(files[0], STRATEGY, max_guesses), _checked(bound_file, LOWER_BOUND)
     result = compare(strategy, bound)
     if as_json:
         print_json({"report_version": 1, "tool": "certify.verify",
