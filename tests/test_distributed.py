@@ -163,13 +163,18 @@ def _children(pid):
 
 
 def _worker_cpu(pid) -> float:
-    """CPU seconds used so far by the worker processes under ``pid``."""
+    """CPU seconds used so far by the worker processes under ``pid`` (spawned, or forked: then
+    they have the client's command line)."""
     import psutil
 
     total = 0.0
+    try:
+        client = psutil.Process(pid).cmdline()
+    except psutil.NoSuchProcess:
+        return total
     for p in _children(pid):
         try:
-            if "spawn_main" in " ".join(p.cmdline()):
+            if "spawn_main" in " ".join(p.cmdline()) or p.cmdline() == client:
                 total += p.cpu_times().user
         except psutil.NoSuchProcess:
             pass
@@ -181,7 +186,8 @@ def test_interrupting_the_client_leaves_no_file_and_no_process(tmp_path):
     import psutil
 
     out = tmp_path / "k.json.gz"
-    proc = subprocess.Popen([sys.executable, "-m", "certify", "build", "knuth", "--pegs", "5", "--colors", "8",
+    # 6x8: minutes of work, so that the build is surely running when it is interrupted.
+    proc = subprocess.Popen([sys.executable, "-m", "certify", "build", "knuth", "--pegs", "6", "--colors", "8",
                              "--workers", "2", "-o", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
