@@ -28,7 +28,7 @@ SPLIT_SHARE, MIN_SPLIT = 64, 256
 #: Small sibling subtrees are batched into tasks of about this share of the secrets, or MIN_BATCH.
 BATCH_SHARE, MIN_BATCH = 64, 64
 
-__all__ = ["ENV_ADDRESS", "make_certificate", "node_task", "scheduler_address", "subtrees_task"]
+__all__ = ["ENV_ADDRESS", "check_workers", "fingerprint", "make_certificate", "node_task", "scheduler_address", "subtrees_task"]
 
 TRIM = "MALLOC_TRIM_THRESHOLD_"
 #: Set in a local cluster's workers when the build uses the compiled kernel (big games): each
@@ -36,6 +36,40 @@ TRIM = "MALLOC_TRIM_THRESHOLD_"
 WARM = "CERTIFY_WARM_UP"
 
 _local = threading.local()
+#: This process's fingerprint of the package's code (see :func:`fingerprint`).
+_FINGERPRINT: str | None = None
+
+
+def fingerprint() -> str:
+    """The package version and a sha256 of its Python files: a worker of a running cluster
+    must run the very code of the client, or the certificate would mix two builders."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        import hashlib
+        from pathlib import Path
+
+        from . import __version__
+
+        root = Path(__file__).resolve().parent
+        digest = hashlib.sha256()
+        for path in sorted(root.rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        _FINGERPRINT = f"{__version__}/{digest.hexdigest()[:16]}"
+    return _FINGERPRINT
+
+
+def check_workers(client) -> None:
+    """Refuse a cluster whose workers run other code than this client (checked once, when the
+    build starts: a worker that joins later is not checked)."""
+    mine = fingerprint()
+    try:
+        found = client.run(fingerprint)
+    except Exception as e:  # e.g. a worker without this package: it cannot unpickle the call
+        raise CertifyError(f"a Dask worker cannot run certify: {type(e).__name__}: {e}") from None
+    for address, theirs in sorted(found.items()):
+        if theirs != mine:
+            raise CertifyError(f"the Dask worker at {address} runs certify {theirs}, this client "
+                               f"{mine}: install the same checkout on every machine")
 
 
 def dask_setup(worker) -> None:
@@ -153,6 +187,7 @@ class _client:
         try:
             if self.address is not None:
                 self.client = distributed.Client(self.address)
+                check_workers(self.client)
             else:
                 import dask
 
@@ -169,6 +204,9 @@ class _client:
                         n_workers=self.workers, threads_per_worker=1, processes=True,
                         dashboard_address=":0", silence_logs=logging.CRITICAL, preload=[__name__])
                 self.client = distributed.Client(self.cluster)
+        except CertifyError:
+            self.__exit__(None, None, None)
+            raise
         except (OSError, TimeoutError) as e:
             self.__exit__(None, None, None)
             where = f"the Dask scheduler at {self.address}" if self.address else "a local Dask cluster"

@@ -7,6 +7,7 @@ module, the CLI's own ``--workers`` clusters, and a real ``dask scheduler`` with
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -208,9 +209,10 @@ def test_interrupting_the_client_leaves_no_file_and_no_process(tmp_path):
     assert not alive
 
 
-@pytest.fixture
-def scheduler(tmp_path):
-    """A `dask scheduler` and two `dask worker` processes on 127.0.0.1; yields the address."""
+@contextlib.contextmanager
+def _running_cluster(tmp_path, preloads=(None, None)):
+    """A `dask scheduler` and one `dask worker` process per entry of ``preloads`` (a file the
+    worker preloads, or None) on 127.0.0.1; yields the scheduler's address."""
     info = tmp_path / "scheduler.json"
     procs = [subprocess.Popen([str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
                                "--no-dashboard", "--scheduler-file", str(info)],
@@ -220,12 +222,13 @@ def scheduler(tmp_path):
         while not info.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         address = json.loads(info.read_text())["address"]
-        for _ in range(2):
+        for preload in preloads:
+            extra = [] if preload is None else ["--preload", str(preload)]
             procs.append(subprocess.Popen([str(BIN / "dask"), "worker", address, "--nthreads", "1",
-                                           "--no-dashboard", "--host", "127.0.0.1"],
+                                           "--no-dashboard", "--host", "127.0.0.1", *extra],
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         with distributed.Client(address) as c:
-            c.wait_for_workers(2, timeout=60)
+            c.wait_for_workers(len(preloads), timeout=60)
         yield address
     finally:
         for p in reversed(procs):
@@ -235,6 +238,26 @@ def scheduler(tmp_path):
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 p.kill()
+
+
+@pytest.fixture
+def scheduler(tmp_path):
+    """A `dask scheduler` and two `dask worker` processes on 127.0.0.1; yields the address."""
+    with _running_cluster(tmp_path) as address:
+        yield address
+
+
+def test_a_worker_running_other_code_is_refused(tmp_path):
+    """One of the two workers runs another version of the package (its fingerprint changed by a
+    preload): the build stops before any task, in one line naming that worker."""
+    other = tmp_path / "other_certify.py"
+    other.write_text("import certify.distributed as d\nd._FINGERPRINT = '0.0.0/other'\n")
+    with _running_cluster(tmp_path, preloads=(None, other)) as address:
+        r = run_cli("build", "knuth", "--scheduler", address, "-q", "-o", tmp_path / "k.json")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.count("\n") == 1 and "runs certify 0.0.0/other" in r.stderr
+    assert dist.fingerprint() in r.stderr and "install the same checkout" in r.stderr
+    assert not (tmp_path / "k.json").exists()
 
 
 def test_build_through_a_running_scheduler(scheduler, tmp_path):
