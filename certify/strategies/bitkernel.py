@@ -71,22 +71,24 @@ def node_masks(digits, candidates, pegs, colors):  # pragma: no cover
     return pm, cm
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add(kind, value, c, fcum):  # pragma: no cover
+    """``value`` with one more class of size ``c`` taken in (entropy: in fixed point)."""
+    if kind == MAX:
+        return max(value, np.int64(c))
+    if kind == SUMSQ:
+        return value + np.int64(c) * c
+    if kind == PARTS:
+        return value + (1 if c > 0 else 0)
+    return value + fcum[c]
+
+
 @njit(cache=True, nogil=True)
 def _score(kind, counts, classes, fcum):  # pragma: no cover
     """The score of the class sizes ``counts[classes]`` (entropy: in fixed point)."""
     value = np.int64(0)
     for f in classes:
-        c = counts[f]
-        if kind == MAX:
-            if c > value:
-                value = c
-        elif kind == SUMSQ:
-            value += c * c
-        elif kind == PARTS:
-            if c > 0:
-                value += 1
-        else:
-            value += fcum[c]
+        value = _add(kind, value, counts[f], fcum)
     return value
 
 
@@ -164,17 +166,7 @@ def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flim
                 if mb == 0:
                     continue
                 for t in range(b, P):
-                    c = np.int64(_popcount(mb & eqt[t]))
-                    if kind == MAX:
-                        if c > value:
-                            value = c
-                    elif kind == SUMSQ:
-                        value += c * c
-                    elif kind == PARTS:
-                        if c > 0:
-                            value += 1
-                    else:
-                        value += fcum[c]
+                    value = _add(kind, value, np.int64(_popcount(mb & eqt[t])), fcum)
             if kind == ENTROPY and value <= flimit:
                 counts[:] = 0
                 _add_counts(counts, eqb, eqt, P)
