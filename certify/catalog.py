@@ -113,27 +113,41 @@ def build_all(folder: Path = ROOT) -> None:
     write_output(folder / MANIFEST, orjson.dumps(manifest(folder), option=orjson.OPT_INDENT_2) + b"\n")
 
 
+def _check_once(path: Path, by_bytes, by_file):
+    """(report, sha256 of the bytes checked): the file is read once, so the bytes the checker
+    accepts are the bytes hashed. A file that cannot be read gets the checker's own report."""
+    from . import verify
+
+    try:
+        raw = verify.read_input(str(path))
+    except (verify.Unreadable, verify.Invalid):
+        return by_file(str(path)), None
+    return by_bytes(raw, str(path)), hashlib.sha256(raw).hexdigest()
+
+
+def _check_listed(path: Path, entry, manifest_name: str, by_bytes, by_file) -> int:
+    """Check one file and compare its claims and sha256 with its manifest entry; print the
+    verdicts and return the exit status."""
+    report, sha256 = _check_once(path, by_bytes, by_file)
+    print(report.line(), flush=True)
+    status = report.status
+    if entry is None:
+        print(f"{path}: not listed in {manifest_name}")
+        status = max(status, 1)
+    elif report.valid and (report.claims != entry["claims"] or sha256 != entry["sha256"]):
+        print(f"{path}: does not match its {manifest_name} entry")
+        status = max(status, 1)
+    return status
+
+
 def verify_all(folder: Path = ROOT) -> int:
     """Verify every catalogued certificate and the manifest; return an exit status."""
     from . import verify
 
-    status = 0
     listed = orjson.loads((folder / MANIFEST).read_bytes())
     by_file = {e["file"]: e for e in listed["certificates"]}
-    for name, *_ in CATALOG:
-        path = folder / name
-        report = verify.verify_file(str(path))
-        print(report.line())
-        status = max(status, report.status)
-        entry = by_file.get(name)
-        if entry is None:
-            print(f"{path}: not listed in {MANIFEST}")
-            status = max(status, 1)
-        elif report.valid and (entry["sha256"] != hashlib.sha256(path.read_bytes()).hexdigest()
-                               or entry["claims"] != report.claims):
-            print(f"{path}: does not match its {MANIFEST} entry")
-            status = max(status, 1)
-    return status
+    return max([_check_listed(folder / name, by_file.get(name), MANIFEST, verify.verify_bytes,
+                              verify.verify_file) for name, *_ in CATALOG], default=0)
 
 
 def verify_bounds(folder: Path = ROOT / "bounds") -> int:
@@ -142,17 +156,9 @@ def verify_bounds(folder: Path = ROOT / "bounds") -> int:
     are built by ``python -m certify.search.catalog build``.)"""
     from . import verify_bound
 
-    status = 0
-    for entry in orjson.loads((folder / MANIFEST).read_bytes())["proofs"]:
-        path = folder / entry["file"]
-        report = verify_bound.check_file(str(path))
-        print(report.line(), flush=True)
-        status = max(status, report.status)
-        if report.valid and (report.claims != entry["claims"]
-                             or hashlib.sha256(path.read_bytes()).hexdigest() != entry["sha256"]):
-            print(f"{path}: does not match its {MANIFEST} entry")
-            status = max(status, 1)
-    return status
+    entries = orjson.loads((folder / MANIFEST).read_bytes())["proofs"]
+    return max([_check_listed(folder / e["file"], e, MANIFEST, verify_bound.check_bytes,
+                              verify_bound.check_file) for e in entries], default=0)
 
 
 def _external(folder: Path) -> dict:
@@ -193,14 +199,7 @@ def verify_external(where: str, folder: Path = ROOT) -> int:
         if not path.exists():
             print(f"{path}: absent (build it with: {entry['command']})")
             continue
-        data = verify.read_input(str(path))
-        report = verify.verify_bytes(data, str(path))
-        print(report.line(), flush=True)
-        status = max(status, report.status)
-        if report.valid and (report.claims != entry["claims"]
-                             or hashlib.sha256(data).hexdigest() != entry["sha256"]):
-            print(f"{path}: does not match its {EXTERNAL} entry")
-            status = max(status, 1)
+        status = max(status, _check_listed(path, entry, EXTERNAL, verify.verify_bytes, verify.verify_file))
     return status
 
 
