@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .kernel import ENTROPY, MAX, PARTS, SCALE, SUMSQ, _same_sizes, _set_sizes
+from .kernel import ENTROPY, MAX, PARTS, SUMSQ, _entropy_verdict
 
 #: The bit planes hold counts up to 7.
 MAX_PEGS = 7
@@ -96,7 +96,9 @@ def _score(kind, counts, classes, fcum):  # pragma: no cover
 def _decode(pm, cm, g_pegs, g_counts, w, pegs, eqb, eqt):  # pragma: no cover
     """Word w against one guess: eqb[v] (eqt[v]), the candidates with v blacks (v blacks + whites)."""
     b0 = b1 = b2 = t0 = t1 = t2 = np.uint64(0)
-    for j in range(pegs):  # add one bit per candidate into the planes (b2 b1 b0)
+    # Add one bit per candidate into the planes (b2 b1 b0) and (t2 t1 t0). Written out twice:
+    # an inline helper returning the three planes measured 7% slower on knuth 5x8.
+    for j in range(pegs):
         m = pm[g_pegs[j], w]
         c0 = b0 & m
         b0 ^= m
@@ -200,13 +202,8 @@ def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flim
             if value > flimit:
                 out[i] = np.inf
             else:
-                out[i] = value / SCALE
-                if value < ref[0] - ftol:  # clearly better: the new reference
-                    ref[0] = value
-                    _set_sizes(counts, ref_hist)
-                    flimit = value + ftol
-                elif value == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
-                    out[i] = np.inf
+                score, flimit = _entropy_verdict(value, counts, hist, ref, ref_hist, ftol, flimit)
+                out[i] = score
             if ref[0] == 0:  # all classes single: any later guess ties at best
                 out[i + 1:] = np.inf
                 break

@@ -68,6 +68,20 @@ def _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s):  # pragma: no co
     return f
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _entropy_verdict(value, counts, hist, ref, ref_hist, ftol, flimit):  # pragma: no cover
+    """(score to record, new limit) of an entropy ``value`` (fixed point) within the limit: a
+    clearly better value becomes the reference (``ref``, ``ref_hist`` updated in place); an
+    exact tie with the reference (the same class sizes) is dropped."""
+    if value < ref[0] - ftol:  # clearly better: the new reference
+        ref[0] = value
+        _set_sizes(counts, ref_hist)
+        return value / SCALE, value + ftol
+    if value == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
+        return np.inf, flimit
+    return value / SCALE, flimit
+
+
 # One loop per kind (the kind is then a constant of the compiled code, not a test per pair).
 # Each takes ``ckeys`` (groups, candidates), groups >= 3: the candidates' keys into each table;
 # the feedback of guess g and candidate s is sum over j of flat[rows[g, j] + ckeys[j, s]].
@@ -223,13 +237,8 @@ def _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist,
             out[i] = np.inf
         else:
             # ``fixed`` is a sum of per-class terms, so equal class sizes give equal values.
-            out[i] = fixed / SCALE
-            if fixed < ref[0] - ftol:  # clearly better: the new reference
-                ref[0] = fixed
-                _set_sizes(counts, ref_hist)
-                flimit = fixed + ftol
-            elif fixed == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
-                out[i] = np.inf
+            score, flimit = _entropy_verdict(fixed, counts, hist, ref, ref_hist, ftol, flimit)
+            out[i] = score
         counts[:] = 0
         if ref[0] == 0:  # all classes single: any later guess ties at best (or is worse)
             out[i + 1:] = np.inf
