@@ -99,3 +99,10 @@ def test_verify_optimal_honours_max_guesses():
     assert f"more than --max-guesses {most - 1}" in r.stderr
     r = run_cli("verify", strategy, "--optimal", bound, "--max-guesses", most)
     assert r.returncode == 0 and "optimal: total" in r.stdout
+
+
+@pytest.mark.parametrize("strategy", ["knuth", "optimal"])
+def test_json_and_the_certificate_on_stdout_are_refused(strategy):
+    r = run_cli("build", strategy, "--pegs", 2, "--colors", 2, "-o", "-", "--json")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "--json and -o - both want standard output" in r.stderr

@@ -9,19 +9,20 @@ from .common import EXIT_OK, add_game_args, game_of, positive, print_json
 
 def cmd_build(args) -> int:
     from ..certificate import make_certificate, write
+    from ..errors import CertifyError
     from ..files import check_output
     from ..progress import Progress
     from ..report import summary_lines
     from ..strategies import get_strategy
 
+    if args.output == "-" and args.json:
+        raise CertifyError("--json and -o - both want standard output: choose one")
     if args.strategy == "optimal":  # the exact search, not a heuristic strategy
         from .optimal import cmd_build_optimal
 
         return cmd_build_optimal(args)
     for name in ("max_guesses", "proof"):
         if getattr(args, name) is not None:
-            from ..errors import CertifyError
-
             raise CertifyError(f"--{name.replace('_', '-')} goes with 'build optimal'")
     game = game_of(args)
     game.check_size()
@@ -31,10 +32,6 @@ def cmd_build(args) -> int:
     strategy = cls(game, **kwargs)
     out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
     check_output(out)
-    if out == "-" and args.json:
-        from ..errors import CertifyError
-
-        raise CertifyError("--json and -o - both want standard output: choose one")
     address = _scheduler(args)
     with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
         if args.workers or address:  # the Dask add-on, imported only here

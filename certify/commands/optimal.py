@@ -31,8 +31,6 @@ def cmd_build_optimal(args) -> int:
     game = game_of(args)
     game.check_size()
     out = args.output or default_name(game, args.max_guesses)
-    if out == "-" and args.json:
-        raise CertifyError("--json and -o - both want standard output: choose one")
     check_output(out)
     if args.proof:
         if args.proof == "-":
