@@ -14,7 +14,9 @@ the recursion of :mod:`.total` in one compiled call:
   feedback matrix per secret (rows in order: the matrix does not fit in cache from 4x7 on);
   guesses in increasing value, ties in code order; the scan stops as soon as a value reaches
   the best total found (every later one is at least as high);
-- a guess's classes biggest first, each searched with the window that is left;
+- a guess's classes smallest first, each searched with the window that is left (the small
+  ones are cheap and narrow the window of the big ones: 4x6 searched 39,663 nodes biggest
+  first, 9,207 smallest first);
 - small sets (|S| <= b + 1, where counting gives 2|S| - 1): a candidate that splits the others
   into singletons settles S in 2|S| - 1 (the least possible); otherwise every guess costs at
   least 2|S| (a bound the checker confirms by counting alone), reached by a code that splits S
@@ -493,9 +495,9 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
         for f in range(n_fb):
             start[f + 1] = start[f] + fill[f]
             if f != win and fill[f] >= 2:
-                # insertion by size, biggest first (ties: lower feedback first)
+                # insertion by size, smallest first (ties: lower feedback first)
                 t = nc
-                while t > 0 and fill[cls[t - 1]] < fill[f]:
+                while t > 0 and fill[cls[t - 1]] > fill[f]:
                     cls[t] = cls[t - 1]
                     t -= 1
                 cls[t] = f

@@ -14,7 +14,7 @@ below is one compiled call per class (:mod:`.engine`), with its own memo.
 
 Tie-break (deterministic): at every node the guesses are tried in increasing counting value,
 ties in code order (stable sort), and the first guess that reaches the best total is kept;
-a guess's classes are searched biggest first (ties: lower feedback). The proof is laid out by
+a guess's classes are searched smallest first (ties: lower feedback). The proof is laid out by
 :mod:`.proof` (sorted keys, nodes in a fixed order): reruns give identical bytes.
 
 Every recorded value is at least the node's final bound (a guess cut off against an earlier,
@@ -159,10 +159,10 @@ class TotalSearch:
                 continue
             labels = sp.fb[g][cands]
             acc, used = q, {}
-            for f in np.argsort(-sizes[i], kind="stable").tolist():
+            for f in np.argsort(sizes[i], kind="stable").tolist():
                 m = int(sizes[i, f])
-                if m < 2:  # one secret: 1 more guess, as counting says
-                    break
+                if m < 2:  # none, or one secret: 1 more guess, as counting says
+                    continue
                 qc = int(self.ctotal[m])
                 v = self._solve(cands[labels == f], rc, best - (acc - qc), depth + 1)
                 if v > qc:
