@@ -401,15 +401,31 @@ def _perm(value, game: Game, where: str):
     return game.perms.setdefault(tuple(out), tuple(out))  # one copy of each (files repeat them)
 
 
+def _blocks(value, game: Game, where: str) -> tuple:
+    """A node's interchangeable colours: lists of at least two colours in increasing order, no
+    colour in two lists (what they claim is checked at the node)."""
+    at, seen, out = f"{where}.interchangeable", set(), []
+    for k, block in enumerate(_typed(value, list, at)):
+        block = _typed(block, list, f"{at}[{k}]")
+        if (len(block) < 2 or any(type(c) is not int or not 0 <= c < game.colors for c in block)
+                or any(a >= b for a, b in zip(block, block[1:])) or seen.intersection(block)):
+            raise Invalid(f"{at}[{k}]: expected at least two colours from 0 to {game.colors - 1} in "
+                          "increasing order, none of them in an earlier list")
+        seen.update(block)
+        out.append(tuple(block))
+    return tuple(out)
+
+
 def _nodes(nodes, count: int, game: Game):
-    """Per node of the ``count`` nodes: (bound, {guess index: entry}); an entry is ("same", h, perm)
-    or ("children", [(key, j, perm or None)]). Shape only; the meaning is checked by _check."""
+    """Per node of the ``count`` nodes: (bound, {guess index: entry}, interchangeable colour lists);
+    an entry is ("same", h, perm) or ("children", [(key, j, perm or None)]). Shape only; the
+    meaning is checked by _check."""
     out, entries = [], 0
     last = count - 1
     for i, node in enumerate(nodes):
         where = f"node {i}"
         node = _typed(node, dict, where)
-        _only(node, ("bound", "guesses"), where)
+        _only(node, ("bound", "guesses", "interchangeable"), where)
         bound = _get(node, "bound", int, where)
         if bound < 0:
             raise Invalid(f"{where}.bound: must be >= 0, got {bound}")
@@ -457,7 +473,7 @@ def _nodes(nodes, count: int, game: Game):
                                   f"from {i + 1} to {last}")
                 children.append((key, j, perm))
             guesses[g] = ("children", children)
-        out.append((bound, guesses))
+        out.append((bound, guesses, _blocks(node.get("interchangeable", []), game, where)))
     return out
 
 
@@ -507,9 +523,10 @@ class _Proof:
                 progress(None, total)  # ends the progress line
 
     def check_node(self, i: int) -> None:
-        game, (d, entries) = self.game, self.nodes[i]
+        game, (d, entries, blocks) = self.game, self.nodes[i]
         S, self.sets[i] = self.sets[i], None  # (no later reference to node i: freed once checked)
         size = len(S)
+        self.interchangeable(i, S, blocks)
         left = None if self.max_guesses is None else self.max_guesses - self.depth[i]
         if self.worst_case:
             holds = d <= 1 or not game.fits(size, d - 1)
@@ -526,7 +543,8 @@ class _Proof:
             raise Invalid(f"{self.where(i)}: more than {MAX_PAIRS} (guess, secret) pairs to look at (the limit)")
         if not holds:
             sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
-            todo.update(np.flatnonzero(~self.counted(sizes, size, d, left)).tolist())
+            todo.update(g for g in np.flatnonzero(~self.counted(sizes, size, d, left)).tolist()
+                        if not blocks or self.lowest(g, blocks))
         for g in sorted(todo):  # code order, same_as entries after the others
             entry = entries.get(g)
             if entry is not None and entry[0] == "same":
@@ -553,6 +571,33 @@ class _Proof:
                                f"({outside} is in the image, not in the set)")
             if problem:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} same_as {game.codes[h]}: {problem}")
+
+    def interchangeable(self, i: int, S, blocks) -> None:
+        """Swapping two neighbours of a list of interchangeable colours maps S onto S; these swaps
+        generate every permutation of the list's colours, so each of those maps S onto S too."""
+        game = self.game
+        for block in blocks:
+            for a, b in zip(block, block[1:]):
+                tau = list(range(game.colors))
+                tau[a], tau[b] = b, a
+                moved = game.image((tuple(range(game.pegs)), tuple(tau)), S)
+                if not np.array_equal(moved, S):
+                    outside = game.codes[np.setdiff1d(moved, S)[0]]
+                    raise Invalid(f"{self.where(i)}: interchangeable colours {a} and {b}: swapping them "
+                                  f"does not map the node's set onto itself ({outside} is in the "
+                                  "image, not in the set)")
+
+    def lowest(self, g: int, blocks) -> bool:
+        """Is g the lowest code of its orbit under the permutations of each list's colours (its
+        colours from each list, in order of first appearance, are the list's first ones)? A
+        permutation P that maps S onto S maps g's classes onto P(g)'s: g is refuted exactly when
+        P(g) is, so only the lowest code of each orbit needs refuting."""
+        seen = list(dict.fromkeys(self.game.digits[g].tolist()))
+        for block in blocks:
+            mine = [c for c in seen if c in block]
+            if mine != list(block[:len(mine)]):
+                return False
+        return True
 
     def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
         """For every guess g, given the sizes[k, g] of its non-winning classes at the node: is it refuted

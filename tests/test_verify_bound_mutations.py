@@ -11,7 +11,9 @@ a guess (for totals, the fewest children, largest gain first). So:
 * pointing a reference at a node whose set (through the permutation) differs from the class:
   rejected (a node stands for one set);
 * changing the permutation of a reference (not the first one to its node, which defines the
-  node's set: another image of the class is as good) to one that gives another set: rejected.
+  node's set: another image of the class is as good) to one that gives another set: rejected;
+* adding to a node's interchangeable colours one that some swap tells apart: rejected; dropping
+  the list where a code it stood for is not refuted by counting: rejected.
 """
 
 from __future__ import annotations
@@ -131,7 +133,7 @@ def test_pointing_a_reference_at_another_set_is_rejected(name):
     assert tried or last <= 1  # one child node: nowhere else to point
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if corpus.PROOFS[n][3]])
+@pytest.mark.parametrize("name", [n for n in NAMES if corpus.PROOFS[n][3] is True])
 def test_changing_a_permutation_to_one_giving_another_set_is_rejected(name):
     doc, info = corpus.proof(name)
     game = corpus.game(corpus.PROOFS[name][0])
@@ -154,7 +156,7 @@ def test_changing_a_permutation_to_one_giving_another_set_is_rejected(name):
         assert tried >= 10
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if corpus.PROOFS[n][3]])
+@pytest.mark.parametrize("name", [n for n in NAMES if corpus.PROOFS[n][3] is True])
 def test_a_same_as_with_another_target_or_permutation_is_rejected(name):
     doc, info = corpus.proof(name)
     game = corpus.game(corpus.PROOFS[name][0])
@@ -172,6 +174,29 @@ def test_a_same_as_with_another_target_or_permutation_is_rejected(name):
                 assert _check(bad).status == 1, (name, i, g, P)
                 tried += 1
     assert tried
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if corpus.PROOFS[n][3] == "colors"])
+def test_interchangeable_colours_are_checked(name):
+    doc, info = corpus.proof(name)
+    game = corpus.game(corpus.PROOFS[name][0])
+    grown = dropped = 0
+    for i, node in enumerate(doc["nodes"]):
+        if "interchangeable" not in node:
+            continue
+        lists = node["interchangeable"]
+        assert lists == corpus.interchangeable(game, info[i][0])[0]
+        free = [c for c in range(game.colors) if not any(c in lst for lst in lists)]
+        for c in free:  # not interchangeable with the first list: the writer found no swap
+            bad = copy.deepcopy(doc)
+            bad["nodes"][i]["interchangeable"][0] = sorted(lists[0] + [c])
+            assert _check(bad).status == 1, (name, i, c)
+            grown += 1
+        bad = copy.deepcopy(doc)
+        del bad["nodes"][i]["interchangeable"]
+        if _check(bad).status == 1:
+            dropped += 1
+    assert dropped  # somewhere a skipped code needed the list
 
 
 def test_every_written_node_bound_is_true():

@@ -56,6 +56,8 @@ CATALOG: list[tuple[str, int, int, bool, str, dict]] = [
     # 11228. The proof is 6.3 MB gzipped (391,594 nodes, 65 MB of JSON, near the checker's
     # 64 MiB limit): `make verify` checks it, the suite does not (about 70 s of CPU, 1 GB).
     ("total-4x7.json.gz", 4, 7, True, "total", {"total": 11228}),
+    # Bulls and Cows: Tanaka (1996), 26274 (Slovesnov 2017 confirms it). About 5 min of search.
+    ("total-4x10-norep.json.gz", 4, 10, False, "total", {"total": 26274}),
     # Where the unlimited optimum above uses more guesses than the least worst case: the same
     # total within the least worst case.
     ("total-2x5-max4.json", 2, 5, True, "total", {"max_guesses": 4, "total": 81}),

@@ -540,10 +540,13 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
                  table, E, pool, cands, r, bound):  # pragma: no cover
     """The guess entries of the proof node (cands, bound) with r guesses left (-1: none).
 
-    Every code whose counting value is below ``bound``: kind 0 (same_as its orbit's lowest
-    code), 1 (classes with their proven bounds, from the memo) or 2 (learns nothing: S
-    again). Returns (codes, kinds, blk, per child: code's position, feedback, start, size,
-    bound, and the children's secrets), or a negative kind when a guess is not refuted."""
+    Every code whose counting value is below ``bound`` and that is the lowest of its orbit
+    under the permutations of each colour block (``blk``: the node lists its blocks as
+    interchangeable colours, and the checker skips the other codes): kind 0 (same_as its
+    orbit's lowest code, when peg permutations join the orbits), 1 (classes with their proven
+    bounds, from the memo) or 2 (learns nothing: S again). Returns (codes, kinds, blk, per
+    child: code's position, feedback, start, size, bound, and the children's secrets), or a
+    negative kind when a guess is not refuted."""
     n = cands.shape[0]
     n_codes = fb.shape[0]
     e = find(table, E, pool, cands, r)
@@ -601,7 +604,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
             break
         q = qall[x]
         big = bigall[x]
-        if q >= bound:
+        if q >= bound or not canonical(digits, x, blk, rank, nxt, seenc):
             continue
         row = fb[x]
         for s in cands:
@@ -617,7 +620,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
             for s in cands:
                 sz[row[s]] = 0
             continue
-        if (full and rep[x] != x) or (not full and not canonical(digits, x, blk, rank, nxt, seenc)):
+        if full and rep[x] != x:
             codes.append(x)
             kinds.append(0)
             for s in cands:
@@ -766,8 +769,8 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa
                   pperms, pows, vindex, nsym, table, E, pool, bpool, boff, brs, bbounds):  # pragma: no cover
     """:func:`node_entries` of many nodes in one call (node i: secrets bpool[boff[i]:boff[i+1]],
     r brs[i], bound bbounds[i]). Returns flat rows: per entry (node, code, kind, same_as code
-    or -1), its permutation (pegs then colours; kind 0 only), and per child (entry row,
-    feedback, start, size, bound) with the children's secrets."""
+    or -1), its permutation (pegs then colours; kind 0 only), per child (entry row, feedback,
+    start, size, bound) with the children's secrets, and each node's colour blocks."""
     p = digits.shape[1]
     r_node = []
     r_code = []
@@ -776,12 +779,10 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa
     r_perm = []
     ch = []
     ch_pool = []
-    members = np.zeros((colors, colors), dtype=np.int64)
-    msize = np.zeros(colors, dtype=np.int64)
-    taken = np.zeros(colors, dtype=np.int64)
-    tau = np.zeros(colors, dtype=np.int64)
-    target = np.zeros(colors, dtype=np.bool_)
+    nblk = np.empty((boff.shape[0] - 1, colors), dtype=np.int64)
     for i in range(boff.shape[0] - 1):
+        for c in range(colors):
+            nblk[i, c] = c
         cands = bpool[boff[i]:boff[i + 1]]
         e = find(table, E, pool, cands, brs[i])
         if e < 0 or E[e, LB] < bbounds[i]:  # asked more than the search proved: a bug
@@ -797,13 +798,7 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa
             pperms, pows, vindex, nsym, table, E, pool, cands, brs[i], bbounds[i])
         base_row = len(r_code)
         base_pool = len(ch_pool)
-        if not full:
-            for c in range(colors):
-                msize[c] = 0
-            for c in range(colors):
-                root = blk[c]
-                members[root, msize[root]] = c
-                msize[root] += 1
+        nblk[i] = blk
         for j in range(codes.shape[0]):
             x = codes[j]
             r_node.append(i)
@@ -814,43 +809,11 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa
                 for t in range(p + colors):
                     r_perm.append(0)
                 continue
-            if full:
-                r_rep.append(rep[x])
-                for t in range(p):
-                    r_perm.append(psig[x, t])
-                for t in range(colors):
-                    r_perm.append(ptau[x, t])
-                continue
-            # Colour blocks: x's colours renamed, per block, in order of first appearance;
-            # the block's other colours onto its other colours in increasing order.
-            for c in range(colors):
-                tau[c] = -1
-                taken[c] = 0
-                target[c] = False
+            r_rep.append(rep[x])  # kind 0 only where peg permutations join the orbits (full)
             for t in range(p):
-                a = digits[x, t]
-                if tau[a] < 0:
-                    root = blk[a]
-                    tau[a] = members[root, taken[root]]
-                    target[tau[a]] = True
-                    taken[root] += 1
-            for a in range(colors):
-                if tau[a] < 0:
-                    root = blk[a]
-                    for t in range(msize[root]):
-                        cc = members[root, t]
-                        if not target[cc]:
-                            tau[a] = cc
-                            target[cc] = True
-                            break
-            v = 0
-            for t in range(p):
-                v += tau[digits[x, t]] * pows[t]
-            r_rep.append(vindex[v])
-            for t in range(p):
-                r_perm.append(t)
+                r_perm.append(psig[x, t])
             for t in range(colors):
-                r_perm.append(tau[t])
+                r_perm.append(ptau[x, t])
         for j in range(children.shape[0]):
             ch.append(base_row + children[j, 0])
             ch.append(children[j, 1])
@@ -876,7 +839,7 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa
     kpool = np.empty(len(ch_pool), dtype=np.int64)
     for j in range(len(ch_pool)):
         kpool[j] = ch_pool[j]
-    return rows, perms, kids, kpool
+    return rows, perms, kids, kpool, nblk
 
 
 class Engine:

@@ -72,8 +72,15 @@ class ProofWriter:
         self.pending.clear()
         return out
 
-    def fill_key(self, key, bound: int, guesses: dict) -> None:
-        self.bodies[key] = {"bound": bound, "guesses": guesses} if guesses else {"bound": bound}
+    def fill_key(self, key, bound: int, guesses: dict, blocks=()) -> None:
+        """Node ``key``: its guess entries (none when counting settles it whole) and its
+        interchangeable colours (codes that are not the lowest of their orbit have no entry)."""
+        body = {"bound": bound}
+        if guesses:
+            body["guesses"] = guesses
+        if blocks:
+            body["interchangeable"] = [list(b) for b in blocks]
+        self.bodies[key] = body
 
     def fill(self, guesses: dict) -> None:
         key, bound = self._current

@@ -208,12 +208,12 @@ class TotalSearch:
             for key, cands, bound, depth in batch:
                 r = None if depth is None else self.max_guesses - depth
                 if self._settled(cands, bound, r):
-                    guesses = {}  # counting settles the node whole
+                    guesses, blocks = {}, ()  # counting settles the node whole
                 elif (cands.tobytes(), r) in self.memo:
-                    guesses = self._node_guesses(cands, bound, depth, writer)
+                    guesses, blocks = self._node_guesses(cands, bound, depth, writer)
                 else:
-                    guesses = next(found)(depth)
-                writer.fill_key(key, bound, guesses)
+                    guesses, blocks = next(found)(depth)
+                writer.fill_key(key, bound, guesses, blocks)
         return writer.document()
 
     def _settled(self, cands, bound, r) -> bool:
@@ -221,11 +221,12 @@ class TotalSearch:
 
     def _compiled_entries(self, nodes, writer) -> list:
         """For each node (cands, r, bound) the compiled search proved, a function of the node's
-        depth that makes its guess entries (:func:`.engine.entries_batch`), refs in order."""
+        depth that makes its guess entries and interchangeable colours
+        (:func:`.engine.entries_batch`), refs in order."""
         if not nodes:
             return []
         sp = self.space
-        rows, perms, kids, kpool = self.engine.entries_batch(nodes)
+        rows, perms, kids, kpool, nblk = self.engine.entries_batch(nodes)
         p = sp.pegs
         node_of = rows[:, 0]
         lo = np.searchsorted(node_of, np.arange(len(nodes)), side="left").tolist()
@@ -258,7 +259,7 @@ class TotalSearch:
                     else:  # pragma: no cover - a search bug
                         raise AssertionError(f"the compiled search's proof fails at a node of "
                                              f"{len(cands)} secrets (kind {kind})")
-                return out
+                return out, (_blocks(nblk[i].tolist()) if out else ())
             return make
 
         return [maker(i) for i in range(len(nodes))]
@@ -268,7 +269,7 @@ class TotalSearch:
         n = len(cands)
         r = None if depth is None else self.max_guesses - depth
         if self._quick(n, r) >= bound or (r is not None and r <= 0):
-            return {}  # counting settles the node whole
+            return {}, ()  # counting settles the node whole
         rc = None if r is None else r - 1
         key = (cands.tobytes(), r)
         entry = self.memo.get(key)
@@ -315,10 +316,11 @@ class TotalSearch:
                 refs[sp.keys[fx]] = writer.ref(child, b, child_depth)
             if refs:
                 out[sp.texts[x]] = refs
-        return out
+        return out, ()
 
-    def _engine_guesses(self, cands, bound, depth, writer) -> dict:
-        """The entries of a node the compiled search proved (:func:`.engine.node_entries`)."""
+    def _engine_guesses(self, cands, bound, depth, writer):
+        """The entries and interchangeable colours of a node the compiled search proved
+        (:func:`.engine.node_entries`)."""
         sp = self.space
         n = len(cands)
         r = None if depth is None else self.max_guesses - depth
@@ -334,22 +336,16 @@ class TotalSearch:
             child = pool[start:start + size]
             refs.setdefault(at, {})[sp.keys[f]] = writer.ref(child, b, child_depth)
         out = {}
-        digits = sp.digits
         for at, (x, kind) in enumerate(zip(codes.tolist(), kinds.tolist())):
             if kind == 1:
                 out[sp.texts[x]] = refs[at]
             elif kind == 2:  # x does not split S: S again, bound - n
                 f = int(sp.fb[x][cands[0]])
                 out[sp.texts[x]] = {sp.keys[f]: writer.ref(cands, bound - n, None)}
-            elif full:
+            else:  # kind 0: only where peg permutations join the orbits
                 perm = (tuple(psig[x].tolist()), tuple(ptau[x].tolist()))
                 out[sp.texts[x]] = {"same_as": sp.texts[int(rep[x])], "perm": writer.perm_json(perm)}
-            else:
-                tau = _block_map(digits[x].tolist(), blk.tolist())
-                rep = int(sp.index_of(np.array([[tau[c] for c in digits[x].tolist()]]))[0])
-                perm = (tuple(range(sp.pegs)), tuple(tau))
-                out[sp.texts[x]] = {"same_as": sp.texts[rep], "perm": writer.perm_json(perm)}
-        return out
+        return out, (_blocks(blk.tolist()) if out else ())
 
     def _bound_of(self, cands, r) -> int:
         """The bound proven for (cands, r): the memo's (chain nodes excepted)."""
@@ -375,27 +371,13 @@ class TotalSearch:
         return cert
 
 
-def _block_map(code, blk) -> list:
-    """The colour permutation that takes ``code`` to the lowest code of its orbit under the
-    permutations of each block's colours (blk[c]: the lowest colour of c's block): each
-    block's colours renamed in order of first appearance, the others of the block after."""
-    c = len(blk)
+def _blocks(blk) -> tuple:
+    """The interchangeable colours of a node (blk[c]: the lowest colour of c's block): each block
+    of two or more colours, in increasing order."""
     members: dict = {}
-    for a in range(c):
-        members.setdefault(blk[a], []).append(a)
-    tau = [-1] * c
-    taken: dict = {}
-    for a in code:
-        if tau[a] < 0:
-            k = taken.get(blk[a], 0)
-            tau[a] = members[blk[a]][k]
-            taken[blk[a]] = k + 1
-    for root, cols in members.items():
-        free = [b for b in cols if b not in tau]
-        for a in cols:
-            if tau[a] < 0:
-                tau[a] = free.pop(0)
-    return tau
+    for c, root in enumerate(blk):
+        members.setdefault(root, []).append(c)
+    return tuple(tuple(m) for _, m in sorted(members.items()) if len(m) > 1)
 
 
 def _strategy_base():

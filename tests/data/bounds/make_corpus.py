@@ -133,7 +133,10 @@ def _perm_json(perm) -> dict:
 def write_proof(game: Tiny, kind: str, max_guesses=None, symmetric=False, claim=None):
     """(document, info): a proof of the exact optimum (or of ``claim`` when given, at most it).
 
-    kind "worst" or "total". Every node's bound is the exact optimum of its set except chain
+    kind "worst" or "total". symmetric: False, True (same_as entries and permuted references by
+    the whole stabilizer) or "colors" (each node lists its interchangeable colours, found by
+    trying every swap of two colours, and codes that are not the least of their orbit under the
+    permutations of those colours get no entry). Every node's bound is the exact optimum of its set except chain
     nodes (a guess that does not split its set) and, with max_guesses, sets no strategy solves
     in time (bound = BIG). Entries only where counting does not refute the guess, and for totals
     the fewest children (largest gain first). info[j] = (set of node j, its exact value or None).
@@ -146,7 +149,7 @@ def write_proof(game: Tiny, kind: str, max_guesses=None, symmetric=False, claim=
 
     def canon(S):
         """(key set, P) with P(S) = key set: the smallest image under the game's permutations."""
-        if not symmetric:
+        if symmetric is not True:
             return S, None
         best = None
         for P in game.perms():
@@ -158,6 +161,7 @@ def write_proof(game: Tiny, kind: str, max_guesses=None, symmetric=False, claim=
     root_r = max_guesses
     root_bound = exact(game.all, root_r) if claim is None else claim
     nodes = {}  # (set, bound, r) -> {"guesses": {...}} with references to keys
+    blocked = {}  # (set, bound, r) -> interchangeable colour lists
     todo = [(game.all, root_bound, root_r)]
 
     def child(S, bound, r):
@@ -179,8 +183,15 @@ def write_proof(game: Tiny, kind: str, max_guesses=None, symmetric=False, claim=
             holds = game.count_total(len(S)) >= d or (r is not None and (r <= 0 or len(S) > game.N(r)))
         if holds:
             continue
-        stab = [P for P in game.perms() if game.image(P, S) == S] if symmetric else []
+        stab = [P for P in game.perms() if game.image(P, S) == S] if symmetric is True else []
+        blocks, within = [], []
+        if symmetric == "colors":
+            blocks, within = interchangeable(game, S)
+            if blocks:
+                blocked[key] = blocks
         for g in game.codes:
+            if within and min(game.apply(P, g) for P in within) != g:
+                continue  # the least code of its orbit stands for it
             parts = game.split(g, S)
             rr = None if r is None else r - 1
             if kind == "worst":
@@ -236,6 +247,8 @@ def write_proof(game: Tiny, kind: str, max_guesses=None, symmetric=False, claim=
                               for fb, (k, P) in entry[1].items()}
         if guesses:
             node["guesses"] = guesses
+        if key in blocked:
+            node["interchangeable"] = blocked[key]
         out.append(node)
         ex = game.worst(S) if kind == "worst" else game.total(S, r)
         info.append((S, d if ex == d else None))
@@ -245,6 +258,24 @@ def write_proof(game: Tiny, kind: str, max_guesses=None, symmetric=False, claim=
     doc = {"claims": claims, "format": FORMAT, "game": {"colors": game.colors, "pegs": game.pegs,
            "repetition": game.repetition}, "nodes": out, "version": 1}
     return doc, info
+
+
+def interchangeable(game: Tiny, S):
+    """(colour lists, permutations): colours a, b are linked when swapping them maps S onto S;
+    the lists are the linked groups of two or more, and the permutations every permutation of
+    the game's colours that keeps each list's colours within the list (the others fixed)."""
+    ident = tuple(range(game.pegs))
+    group = list(range(game.colors))
+    for a, b in itertools.combinations(range(game.colors), 2):
+        tau = list(range(game.colors))
+        tau[a], tau[b] = b, a
+        if game.image((ident, tuple(tau)), S) == S:
+            old, new = group[b], group[a]
+            group = [new if x == old else x for x in group]
+    lists = sorted(l for l in ([c for c in range(game.colors) if group[c] == k] for k in set(group)) if len(l) > 1)
+    within = [(ident, t) for t in itertools.permutations(range(game.colors))
+              if all(group[t[c]] == group[c] for c in range(game.colors))]
+    return lists, (within if lists else [])
 
 
 def dumps(doc) -> bytes:
@@ -277,6 +308,11 @@ PROOFS = {
     "total-2x5-max4": ((2, 5, True), "total", 4, False),
     "total-2x6": ((2, 6, True), "total", None, True),
     "total-3x2-max3": ((3, 2, True), "total", 3, False),
+    "total-2x5-interchangeable": ((2, 5, True), "total", None, "colors"),
+    "total-2x6-interchangeable": ((2, 6, True), "total", None, "colors"),
+    "total-3x5-norep-interchangeable": ((3, 5, False), "total", None, "colors"),
+    "total-2x5-max4-interchangeable": ((2, 5, True), "total", 4, "colors"),
+    "worst-2x4-interchangeable": ((2, 4, True), "worst", None, "colors"),
 }
 
 _GAMES: dict = {}
@@ -567,6 +603,24 @@ def _invalid():
     yield "not-utf8.json", text.encode().replace(b'"version"', b'"\xff":0,"version"'), 1, "not UTF-8 text"
     valid = gz(dumps(proof("worst-3x3")[0]))
     yield "gzip-truncated.json.gz", valid[:len(valid) // 2], 1, "corrupt gzip data"
+    # Interchangeable colours: a list that some swap breaks, malformed lists, and a least code
+    # of its orbit left unrefuted at a node that lists its colours.
+    doc = _copy("total-2x6-interchangeable")
+    at = next(i for i, node in enumerate(doc["nodes"]) if "interchangeable" in node and i > 0)
+    doc["nodes"][at]["interchangeable"] = [list(range(6))]
+    yield ("interchangeable-not-symmetric.json", d(doc), 1,
+           "swapping them does not map the node's set onto itself")
+    for name, lists in (("decreasing", [[5, 4]]), ("overlapping", [[2, 3], [3, 4]]),
+                        ("one-colour", [[4]]), ("out-of-range", [[4, 6]]), ("not-integers", [["4", "5"]])):
+        doc = _copy("total-2x6-interchangeable")
+        doc["nodes"][at]["interchangeable"] = lists
+        yield (f"interchangeable-{name}.json", d(doc), 1, f"node {at}.interchangeable[{len(lists) - 1}]: "
+               "expected at least two colours from 0 to 5 in increasing order, none of them in an earlier list")
+    doc = _copy("total-2x6-interchangeable")
+    node = next(n for n in doc["nodes"] if "interchangeable" in n and n.get("guesses"))
+    g = sorted(node["guesses"])[0]
+    del node["guesses"][g]
+    yield "interchangeable-least-code-unrefuted.json", d(doc), 1, f"guess {g} is not refuted"
     yield "gzip-bomb.json.gz", gzip.compress(b" " * (64 << 20) + b"   ", 9, mtime=0), 1, "gzip data decompresses to more than 67108864 bytes"
     yield "huge-bound-not-refuted.json", text.replace('"bound":3', '"bound":' + "9" * 100).replace(
         '"worst_case":3', '"worst_case":' + "9" * 100).encode(), 1, "node 0 (bound " + "9" * 100
