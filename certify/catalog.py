@@ -58,7 +58,8 @@ CATALOG += [
         ("3x3", 3, 3, True), ("3x4", 3, 4, True), ("3x5", 3, 5, True), ("4x3", 4, 3, True),
         ("4x4", 4, 4, True), ("4x5", 4, 5, True), ("3x4-norep", 3, 4, False),
         ("3x5-norep", 3, 5, False), ("3x6-norep", 3, 6, False), ("4x4-norep", 4, 4, False),
-        ("4x5-norep", 4, 5, False), ("4x6-norep", 4, 6, False), ("4x6", 4, 6, True), ("4x6-max5", 4, 6, True), ("4x7", 4, 7, True), ("2x5-max4", 2, 5, True),
+        ("4x5-norep", 4, 5, False), ("4x6-norep", 4, 6, False), ("4x6", 4, 6, True), ("4x6-max5", 4, 6, True), ("4x7", 4, 7, True),
+        ("4x10-norep", 4, 10, False), ("2x5-max4", 2, 5, True),
         ("2x7-max5", 2, 7, True), ("4x4-max4", 4, 4, True), ("4x4-norep-max5", 4, 4, False),
     ]
 ]

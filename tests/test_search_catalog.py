@@ -42,13 +42,12 @@ def test_rebuild_is_byte_identical(name, tmp_path):
 
 
 #: Proofs too slow for the suite, left to `make verify` (python -m certify.catalog verify-bounds),
-#: which checks them with all the others. Since the checker's numpy rewrite the 4x6 least totals
-#: take 3 to 4 s of CPU each; only the least total of 4x7 (391,594 nodes, about 70 s of CPU and
-#: 400 MB) is left out.
-CHECKED_BY_MAKE_VERIFY = {"total-4x7.json.gz"}
+#: which checks them with all the others: the least totals of 4x7 (about 65 s of CPU) and of
+#: Bulls and Cows (795,984 nodes, about 210 s of CPU and 740 MB).
+CHECKED_BY_MAKE_VERIFY = {"total-4x7.json.gz", "total-4x10-norep.json.gz"}
 
 
-@pytest.mark.parametrize("name", sorted(set(ENTRIES) - CHECKED_BY_MAKE_VERIFY))  # Bulls and Cows: 1-3 min
+@pytest.mark.parametrize("name", sorted(set(ENTRIES) - CHECKED_BY_MAKE_VERIFY))
 def test_checker_accepts_every_committed_proof(name):
     from certify import verify_bound
 
@@ -141,12 +140,13 @@ def _published_optima() -> dict:
 
     text = (Path(__file__).resolve().parent / "data" / "strategies.md").read_text()
     out = {}
-    row = re.compile(r"^\| (\d+)x(\d+)( without repetition)?[^|,]*(?:, at most (\d+) guesses)? \| (\d+)[ |(]")
+    row = re.compile(r"^\| (\d+)x(\d+)( without repetition)?([^|]*)\| (\d+)[ |(]")
     for line in text.splitlines():
         m = row.match(line)
         if m:
-            pegs, colors, norep, limit, total = m.groups()
-            out[int(pegs), int(colors), norep is None, int(limit) if limit else None] = int(total)
+            pegs, colors, norep, rest, total = m.groups()
+            limit = re.search(r"at most (\d+) guesses", rest)
+            out[int(pegs), int(colors), norep is None, int(limit[1]) if limit else None] = int(total)
     worst = re.search(r"Worst case \(fewest guesses that always suffice\): 4x6: (\d)\D+4x7: (\d)\D+"
                       r"Bulls and Cows: (\d)", text)
     out["worst"] = {(4, 6, True): int(worst[1]), (4, 7, True): int(worst[2]), (4, 10, False): int(worst[3])}
@@ -156,6 +156,7 @@ def _published_optima() -> dict:
 def test_committed_claims_match_the_published_optima():
     published = _published_optima()
     assert published[4, 6, True, None] == 5625 and published[4, 6, False, None] == 1446  # parsed
+    assert published[4, 6, True, 5] == 5626 and published[4, 10, False, None] == 26274
     met = 0
     for name, pegs, colors, repetition, kind, claim in catalog.CATALOG:
         if kind == "worst" and (pegs, colors, repetition) in published["worst"]:
@@ -165,7 +166,7 @@ def test_committed_claims_match_the_published_optima():
         if kind == "total" and key in published:
             assert claim["total"] == published[key], name
             met += 1
-    assert met >= 5  # 4x6, 4x7, Bulls and Cows worst cases; 4x6 and 4x6-norep totals
+    assert met == 8  # 4x6, 4x7, Bulls and Cows: worst cases and totals; 4x6-max5 and 4x6-norep totals
 
 
 def test_committed_totals_match_goddard():

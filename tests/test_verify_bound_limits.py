@@ -26,10 +26,11 @@ def test_input_larger_than_the_limit_is_refused_before_parsing():
 
 
 def test_too_many_nodes_and_too_much_work_are_refused_up_front():
-    game = {"colors": 10, "pegs": 4, "repetition": False}
-    report = _check(_doc(game, {"worst_case": 5}, [{"bound": 5}] + [{"bound": 1}] * 200_000))
+    game = {"colors": 10, "pegs": 4, "repetition": True}  # 10,000 codes
+    many = verify_bound.MAX_WORK // 10_000 + 1
+    report = _check(_doc(game, {"worst_case": 5}, [{"bound": 5}] + [{"bound": 1}] * (many - 1)))
     assert report.status == 1
-    assert report.error == (f"nodes: 200001 nodes x 5040 guesses each is more than the {verify_bound.MAX_WORK} "
+    assert report.error == (f"nodes: {many} nodes x 10000 guesses each is more than the {verify_bound.MAX_WORK} "
                             "the checker examines (the limit)")
     tiny = {"colors": 2, "pegs": 1, "repetition": True}
     report = _check(_doc(tiny, {"worst_case": 1}, [{"bound": 1}] * (verify_bound.MAX_NODES + 1)))
