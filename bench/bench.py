@@ -302,6 +302,11 @@ def optimal_rows(tmp: Path, runs: int, quick: bool, big: bool = False) -> list[d
     if big:
         games.append(("bulls and cows", ["--pegs", "4", "--colors", "10", "--no-repetition"],
                       "<= 6 min (published: about 6 min, 2012); Tanaka 1996: 26274", 1))
+        # The exact search as tasks (certify/search/split.py) on a local Dask cluster: the two
+        # rows give the same bytes; wall time is what the second worker buys.
+        for w in ("1", "2"):
+            games.append((f"4x7 workers {w}", ["--pegs", "4", "--colors", "7", "--workers", w],
+                          "speed-up of 2 workers over 1 (wall)", 1))
     rows = []
     for label, args, target, n in games:
         slug = label.replace(" ", "-")

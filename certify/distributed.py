@@ -28,7 +28,8 @@ SPLIT_SHARE, MIN_SPLIT = 64, 256
 #: Small sibling subtrees are batched into tasks of about this share of the secrets, or MIN_BATCH.
 BATCH_SHARE, MIN_BATCH = 64, 64
 
-__all__ = ["ENV_ADDRESS", "check_workers", "fingerprint", "make_certificate", "node_task", "scheduler_address", "subtrees_task"]
+__all__ = ["ENV_ADDRESS", "check_workers", "fingerprint", "make_certificate", "node_task", "run_tasks",
+           "scheduler_address", "subtrees_task"]
 
 TRIM = "MALLOC_TRIM_THRESHOLD_"
 #: Set in a local cluster's workers when the build uses the compiled kernel (big games): each
@@ -154,6 +155,41 @@ def make_certificate(strategy_id: str, game, options: dict, *, workers: int | No
     with _client(workers, address, warm=game.size**2 > FULL_MATRIX_CELLS) as client:
         tree, histogram = build_on(client, recipe, game, progress, levels)
     return wrap(strategy, tree, dict(sorted(histogram.items())))
+
+
+class run_tasks:
+    """``with run_tasks(workers, address, progress) as run:`` gives ``run(func, args)``, the
+    list of ``func(*a)`` for a in args, in that order, computed on a new local cluster or on
+    the scheduler at ``address`` (the exact search's tasks, certify.search.split: the search
+    takes the function and never imports Dask). The biggest inputs go first."""
+
+    def __init__(self, workers=None, address=None, progress=None) -> None:
+        self.client = _client(workers, address)
+        self.progress = progress
+
+    def __enter__(self):
+        client = self.client.__enter__()
+
+        def run(func, args):
+            import distributed
+
+            futures = [client.submit(func, *a, pure=False, priority=len(a[2]) if len(a) > 2 else 0)
+                       for a in args]
+            try:
+                for _ in distributed.as_completed(futures):
+                    if self.progress:
+                        self.progress(1)
+                return client.gather(futures)
+            except (OSError, TimeoutError, ImportError, distributed.client.FutureCancelledError) as e:
+                raise CertifyError(f"the Dask cluster failed: {type(e).__name__}: {e}") from None
+            except Exception as e:
+                if type(e).__name__ == "KilledWorker":
+                    raise CertifyError(f"the Dask cluster failed: {e}") from None
+                raise
+        return run
+
+    def __exit__(self, *exc) -> None:
+        self.client.__exit__(*exc)
 
 
 def _start_method() -> dict:

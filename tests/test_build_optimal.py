@@ -62,7 +62,7 @@ def test_no_strategy_within_too_few_guesses_comes_with_the_worst_case_proof(tmp_
 
 @pytest.mark.parametrize("extra, message", [
     (["--first", "012"], "does not take --first"),
-    (["--workers", "2"], "does not take --workers"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
     (["--proof", "-"], "--proof needs a file"),
 ])
 def test_options_that_do_not_apply_are_refused(tmp_path, extra, message):

@@ -25,9 +25,12 @@ def cmd_build_optimal(args) -> int:
     from ..search import exact
     from ..search.proof import dumps
 
-    for name in ("first", "sequence", "workers", "scheduler"):
+    from .building import _scheduler
+
+    for name in ("first", "sequence"):
         if getattr(args, name, None) is not None:
             raise CertifyError(f"build optimal does not take --{name}")
+    address = _scheduler(args)
     game = game_of(args)
     game.check_size()
     out = args.output or default_name(game, args.max_guesses)
@@ -40,7 +43,13 @@ def cmd_build_optimal(args) -> int:
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     to = sys.stderr if out == "-" else sys.stdout
     try:
-        result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
+        if args.workers or address:  # the Dask add-on, imported only here
+            from .. import distributed
+
+            with distributed.run_tasks(args.workers, None if args.workers else address) as run:
+                result = exact.total_split(game, args.max_guesses, run=run, say=say)
+        else:
+            result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
     except Infeasible:
         # No strategy fits: the least worst case, proven, says by how much.
         worst = exact.worst_case(game, progress=not args.quiet, say=say)
@@ -71,7 +80,8 @@ def cmd_build_optimal(args) -> int:
         return EXIT_OK
     print(f"wrote {'standard output' if out == '-' else out}: least total {claims['total_guesses']} "
           f"(mean {claims['total_guesses'] / game.size:.4f}), at most {claims['max_guesses']} guesses "
-          f"({result.searched} nodes searched, {result.seconds:.1f} s)", file=to)
+          f"({result.searched} {'tasks' if args.workers or address else 'nodes searched'}, "
+          f"{result.seconds:.1f} s)", file=to)
     if args.proof:
         print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes); "
               f"check both with: certify verify {out if out != '-' else 'FILE'} --optimal {args.proof}",

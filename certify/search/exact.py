@@ -47,3 +47,20 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None)
     limit = "" if max_guesses is None else f" within {max_guesses} guesses"
     return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total",
                   search.nodes, time.perf_counter() - start, strategy)
+
+
+def total_split(game, max_guesses=None, run=None, say=lambda line: None) -> Result:
+    """:func:`total` with the classes of the first guesses as independent tasks, computed by
+    ``run`` (:mod:`.split`): the same least total and strategy, and a proof whose bytes do not
+    depend on who runs the tasks."""
+    from .split import SplitSearch
+
+    start = time.perf_counter()
+    search = SplitSearch(game, max_guesses, run=run, progress=say)
+    best = search.solve()
+    say(f"search: the least total for {game} is {best} ({search.tasks} tasks)")
+    proof = search.prove()
+    strategy = search.strategy_certificate()
+    limit = "" if max_guesses is None else f" within {max_guesses} guesses"
+    return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total",
+                  search.tasks, time.perf_counter() - start, strategy)

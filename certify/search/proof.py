@@ -95,17 +95,28 @@ class ProofWriter:
     def node_count(self) -> int:
         return len(self.bodies)
 
-    def document(self, comment: str | None = None) -> dict:
+    def extra(self, key, order) -> Ref:
+        """A node filled by the caller (``bodies[key]``), laid out by ``order``: (depth or 0,
+        -size, -bound) and the order met, as :meth:`ref` makes them."""
+        ref = self.refs[key] = Ref(tuple(order) + (len(self.refs),))
+        return ref
+
+    def laid_out(self) -> list:
+        """[(key, body)] in document order, every reference numbered."""
         order = sorted(self.refs, key=lambda k: self.refs[k].order)
         for i, key in enumerate(order):
             self.refs[key].index = i
+        return [(key, self.bodies[key]) for key in order]
+
+    def document(self, comment: str | None = None) -> dict:
+        nodes = [body for _, body in self.laid_out()]
         doc = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.space.game.to_json(),
             "claims": self.claims,
             "generator": {"name": "certify", "version": __version__},
-            "nodes": [self.bodies[key] for key in order],
+            "nodes": nodes,
         }
         if comment:
             doc["comment"] = comment

@@ -64,14 +64,14 @@ class Entry:
 
 
 class TotalSearch:
-    def __init__(self, game, max_guesses: int | None = None, progress: bool = False) -> None:
+    def __init__(self, game, max_guesses: int | None = None, progress: bool = False, space=None) -> None:
         self.game = game
         self.max_guesses = max_guesses
         game.check_size()
         if game.size > MAX_TOTAL_CODES:
             raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
                                f"{MAX_TOTAL_CODES}")
-        self.space = Space(game)
+        self.space = Space(game) if space is None else space  # (a Space of this game, shared)
         self.count = Counting(game.pegs, game.colors, game.repetition)
         self.alike = Alike(self.space)
         self._every = np.arange(self.space.n, dtype=np.int64)
@@ -195,6 +195,22 @@ class TotalSearch:
         writer = ProofWriter(self.space, claims)
         root_depth = None if self.max_guesses is None else 0
         writer.root(self._every, self.value, root_depth)
+        self._fill(writer)
+        return writer.document()
+
+    def prove_below(self, cands, bound: int, depth) -> list:
+        """The proof nodes of "T(cands) >= bound" (a set the compiled search solved, at this
+        depth: None without max_guesses), laid out as in a document, node 0 first:
+        [(depth, size, bound, body)], references as node numbers in this list."""
+        writer = ProofWriter(self.space, {})
+        writer.root(np.ascontiguousarray(cands, dtype=np.int64), bound, depth)
+        self._fill(writer)
+        from .split import _renumbered
+
+        return [(key[2], len(key[0]) // 8, key[1], _renumbered(body, lambda ref: ref.index))
+                for key, body in writer.laid_out()]
+
+    def _fill(self, writer) -> None:
         while writer.pending:
             # Nodes are filled in the order they were met (the refs they make keep it); the
             # compiled search's nodes of a round are computed in one call.
@@ -214,7 +230,6 @@ class TotalSearch:
                 else:
                     guesses, blocks = next(found)(depth)
                 writer.fill_key(key, bound, guesses, blocks)
-        return writer.document()
 
     def _settled(self, cands, bound, r) -> bool:
         return self._quick(len(cands), r) >= bound or (r is not None and r <= 0)
