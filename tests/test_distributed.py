@@ -275,6 +275,18 @@ def test_build_through_a_running_scheduler(scheduler, tmp_path):
     with distributed.Client(scheduler) as c:
         executed = c.run(lambda dask_worker: dask_worker.state.executed_count)
     assert len(executed) == 2 and all(n > 0 for n in executed.values())  # both workers took part
+    # The exact search's tasks too: the bytes of the tasks run in this process.
+    from certify.search.proof import dumps as proof_bytes
+    from certify.search.split import SplitSearch
+
+    strategy, proof = tmp_path / "o.json", tmp_path / "o-proof.json"
+    r = run_cli("build", "optimal", "--pegs", 3, "--colors", 4, "--scheduler", scheduler, "-q",
+                "--proof", proof, "-o", strategy)
+    assert r.returncode == 0, r.stderr
+    search = SplitSearch(Game(3, 4))
+    search.solve()
+    assert proof.read_bytes() == proof_bytes(search.prove())
+    assert strategy.read_bytes() == dumps(search.strategy_certificate())
 
 
 def test_a_busy_dashboard_port_is_not_our_business(tmp_path):

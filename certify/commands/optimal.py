@@ -46,7 +46,8 @@ def cmd_build_optimal(args) -> int:
         if args.workers or address:  # the Dask add-on, imported only here
             from .. import distributed
 
-            with distributed.run_tasks(args.workers, None if args.workers else address) as run:
+            with distributed.run_tasks(args.workers, None if args.workers else address,
+                                       progress=None if args.quiet else _tasks_done(say)) as run:
                 result = exact.total_split(game, args.max_guesses, run=run, say=say)
         else:
             result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
@@ -87,3 +88,17 @@ def cmd_build_optimal(args) -> int:
               f"check both with: certify verify {out if out != '-' else 'FILE'} --optimal {args.proof}",
               file=to)
     return EXIT_OK
+
+
+def _tasks_done(say):
+    """A progress callback for the cluster's tasks: a line at most every 2 s."""
+    import time
+
+    state = {"done": 0, "last": time.monotonic()}
+
+    def progress(n: int) -> None:
+        state["done"] += n
+        if time.monotonic() - state["last"] > 2:
+            state["last"] = time.monotonic()
+            say(f"  {state['done']} tasks done")
+    return progress

@@ -123,6 +123,20 @@ class ProofWriter:
         return doc
 
 
+def renumbered(body: dict, number) -> dict:
+    """The node ``body`` with each reference r (a node number, or {"node": r, "perm": P})
+    replaced by number(r)."""
+    if "guesses" not in body:
+        return body
+    guesses = {}
+    for code, entry in body["guesses"].items():
+        if "same_as" not in entry:
+            entry = {fb: ({"node": number(ref["node"]), "perm": ref["perm"]} if isinstance(ref, dict)
+                          else number(ref)) for fb, ref in entry.items()}
+        guesses[code] = entry
+    return {**body, "guesses": guesses}
+
+
 def _default(obj):
     if isinstance(obj, Ref):
         return obj.index

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Infeasible
-from .proof import ProofWriter
+from .proof import ProofWriter, renumbered
 from .total import INFEASIBLE, Entry, OptimalTotal, TotalSearch
 
 _SPACES: dict = {}  # per process: game key -> Space (the feedback matrix is built once)
@@ -158,7 +158,7 @@ class SplitSearch(TotalSearch):
                 k = ("task", key, j)
                 refs.append(writer.extra(k, (d or 0, -size, -b)))
             for j, (_, _, b, body) in enumerate(nodes):
-                writer.bodies[key if j == 0 else ("task", key, j)] = _renumbered(body, refs.__getitem__)
+                writer.bodies[key if j == 0 else ("task", key, j)] = renumbered(body, refs.__getitem__)
         return writer.document()
 
     def strategy_certificate(self) -> dict:
@@ -167,20 +167,6 @@ class SplitSearch(TotalSearch):
         if self.value is None:
             self.solve()
         return make_certificate(_Stitched(self))
-
-
-def _renumbered(body: dict, number) -> dict:
-    """The node ``body`` with each reference r (a node number, or {"node": r, "perm": P})
-    replaced by number(r)."""
-    if "guesses" not in body:
-        return body
-    guesses = {}
-    for code, entry in body["guesses"].items():
-        if "same_as" not in entry:
-            entry = {fb: ({"node": number(ref["node"]), "perm": ref["perm"]} if isinstance(ref, dict)
-                          else number(ref)) for fb, ref in entry.items()}
-        guesses[code] = entry
-    return {**body, "guesses": guesses}
 
 
 class _Stitched(OptimalTotal):

@@ -39,7 +39,7 @@ from ..errors import CertifyError, Infeasible
 from .counting import Counting
 from .engine import Engine
 from .kernel import class_sizes
-from .proof import ProofWriter
+from .proof import ProofWriter, renumbered
 from .space import Space
 from .symmetry import Alike
 
@@ -205,9 +205,7 @@ class TotalSearch:
         writer = ProofWriter(self.space, {})
         writer.root(np.ascontiguousarray(cands, dtype=np.int64), bound, depth)
         self._fill(writer)
-        from .split import _renumbered
-
-        return [(key[2], len(key[0]) // 8, key[1], _renumbered(body, lambda ref: ref.index))
+        return [(key[2], len(key[0]) // 8, key[1], renumbered(body, lambda ref: ref.index))
                 for key, body in writer.laid_out()]
 
     def _fill(self, writer) -> None:
