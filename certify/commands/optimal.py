@@ -48,7 +48,7 @@ def cmd_build_optimal(args) -> int:
 
             with distributed.run_tasks(args.workers, None if args.workers else address,
                                        progress=None if args.quiet else _tasks_done(say)) as run:
-                result = exact.total_split(game, args.max_guesses, run=run, say=say)
+                result = exact.total(game, args.max_guesses, say=say, run=run)
         else:
             result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
     except Infeasible:

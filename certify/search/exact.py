@@ -33,34 +33,25 @@ def worst_case(game, progress: bool = False, say=lambda line: None) -> Result:
                   search.nodes, time.perf_counter() - start)
 
 
-def total(game, max_guesses=None, progress: bool = False, say=lambda line: None) -> Result:
+def total(game, max_guesses=None, progress: bool = False, say=lambda line: None, run=None) -> Result:
     """The least total of guesses over all secrets (among strategies within ``max_guesses``),
-    with a strategy that reaches it and the proof that none does better."""
-    from .total import TotalSearch
-
+    with a strategy that reaches it and the proof that none does better. With ``run``, the
+    classes of the first guesses are tasks that ``run(func, args)`` computes (:mod:`.split`):
+    the same least total, and bytes that do not depend on who runs the tasks."""
     start = time.perf_counter()
-    search = TotalSearch(game, max_guesses, progress=progress)
+    if run is None:
+        from .total import TotalSearch
+
+        search = TotalSearch(game, max_guesses, progress=progress)
+    else:
+        from .split import SplitSearch
+
+        search = SplitSearch(game, max_guesses, run=run, progress=say)
     best = search.solve()
-    say(f"search: the least total for {game} is {best} ({search.nodes} nodes)")
+    say(f"search: the least total for {game} is {best} ({search.nodes} "
+        f"{'nodes' if run is None else 'tasks'})")
     proof = search.prove()
     strategy = search.strategy_certificate()
     limit = "" if max_guesses is None else f" within {max_guesses} guesses"
     return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total",
                   search.nodes, time.perf_counter() - start, strategy)
-
-
-def total_split(game, max_guesses=None, run=None, say=lambda line: None) -> Result:
-    """:func:`total` with the classes of the first guesses as independent tasks, computed by
-    ``run`` (:mod:`.split`): the same least total and strategy, and a proof whose bytes do not
-    depend on who runs the tasks."""
-    from .split import SplitSearch
-
-    start = time.perf_counter()
-    search = SplitSearch(game, max_guesses, run=run, progress=say)
-    best = search.solve()
-    say(f"search: the least total for {game} is {best} ({search.tasks} tasks)")
-    proof = search.prove()
-    strategy = search.strategy_certificate()
-    limit = "" if max_guesses is None else f" within {max_guesses} guesses"
-    return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total",
-                  search.tasks, time.perf_counter() - start, strategy)

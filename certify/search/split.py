@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import Infeasible
-from .proof import ProofWriter, renumbered
+from .proof import renumbered
 from .total import INFEASIBLE, Entry, OptimalTotal, TotalSearch
 
 _SPACES: dict = {}  # per process: game key -> Space (the feedback matrix is built once)
@@ -79,17 +79,7 @@ class SplitSearch(TotalSearch):
 
     def solve(self) -> int:
         sp, every, r = self.space, self._every, self.max_guesses
-        n = len(every)
-        rc = None if r is None else r - 1
-        guesses = self.representatives(every)[0]
-        from .kernel import class_sizes
-
-        sizes = class_sizes(sp.fb, guesses, every, sp.n_fb)
-        sizes[:, sp.win] = 0
-        quick = n + self.ctotal[sizes].sum(axis=1)
-        if rc is not None:
-            quick[(sizes > self.count.N(rc)).any(axis=1)] = INFEASIBLE
-        quick[sizes.max(axis=1) == n] = INFEASIBLE  # learns nothing
+        guesses, sizes, quick = self.guess_values(every, None if r is None else r - 1)
         best, best_g, record = INFEASIBLE, None, {}
         key = self.game.key()
         for i in np.argsort(quick, kind="stable").tolist():
@@ -139,13 +129,7 @@ class SplitSearch(TotalSearch):
         return self._quick(len(cands), r) if found is None else found[0]
 
     def prove(self) -> dict:
-        if self.value is None:
-            self.solve()
-        claims = {"total": self.value}
-        if self.max_guesses is not None:
-            claims["max_guesses"] = self.max_guesses
-        writer = ProofWriter(self.space, claims)
-        depth = None if self.max_guesses is None else 0
+        writer, depth = self._writer()
         root_key = writer.key(self._every, self.value, depth)
         writer.root(self._every, self.value, depth)
         writer.take_pending()

@@ -137,19 +137,24 @@ class TotalSearch:
             self.memo[key] = Entry(lb, exact, best, record)
         return lb
 
-    def _search(self, cands, r, beta, depth):
-        sp = self.space
-        n = len(cands)
-        rc = None if r is None else r - 1
+    def guess_values(self, cands, rc):
+        """(guesses, their class sizes, their counting values) at a node: one guess per orbit,
+        rc guesses left after it (None: no limit)."""
+        sp, n = self.space, len(cands)
         guesses = self.representatives(cands)[0]
         sizes = class_sizes(sp.fb, guesses, cands, sp.n_fb)
         sizes[:, sp.win] = 0
         quick = n + self.ctotal[sizes].sum(axis=1)
         if rc is not None:
             quick[(sizes > self.count.N(rc)).any(axis=1)] = INFEASIBLE
-        useless = sizes.max(axis=1) == n
-        if rc is None:  # never better than the best: a proof of its own (see the module doc)
-            quick[useless] = INFEASIBLE
+        else:  # a guess that learns nothing is never better: a proof of its own (module doc)
+            quick[sizes.max(axis=1) == n] = INFEASIBLE
+        return guesses, sizes, quick
+
+    def _search(self, cands, r, beta, depth):
+        sp = self.space
+        rc = None if r is None else r - 1
+        guesses, sizes, quick = self.guess_values(cands, rc)
         best, best_g, record = beta, None, {}
         for i in np.argsort(quick, kind="stable").tolist():
             g = int(guesses[i])
@@ -185,15 +190,18 @@ class TotalSearch:
 
     # -- the proof ----------------------------------------------------------------------
 
-    def prove(self) -> dict:
-        """The lower-bound certificate of the least total found by :meth:`solve`."""
+    def _writer(self):
+        """(a proof writer for the least total, the root's depth), solving first if need be."""
         if self.value is None:
             self.solve()
         claims = {"total": self.value}
         if self.max_guesses is not None:
             claims["max_guesses"] = self.max_guesses
-        writer = ProofWriter(self.space, claims)
-        root_depth = None if self.max_guesses is None else 0
+        return ProofWriter(self.space, claims), None if self.max_guesses is None else 0
+
+    def prove(self) -> dict:
+        """The lower-bound certificate of the least total found by :meth:`solve`."""
+        writer, root_depth = self._writer()
         writer.root(self._every, self.value, root_depth)
         self._fill(writer)
         return writer.document()
