@@ -119,3 +119,22 @@ def test_stabilizer_generators_fix_the_set(pegs, colors, repetition):
             found += 1
         assert (rep <= np.arange(game.size)).all() and (rep[rep] == rep).all()
     assert found > 0  # the classes of 0000-like guesses are symmetric: something was found
+
+
+@pytest.mark.parametrize("pegs,colors,repetition,limit", [(3, 3, True, None), (3, 3, True, 4), (4, 4, False, 5),
+                                                          (2, 5, True, 4), (3, 4, True, None)])
+def test_python_top_levels_agree_with_the_compiled_search(pegs, colors, repetition, limit):
+    """The default search is compiled from the root (top = 0); the Python levels (whole
+    stabilizer, :mod:`.symmetry`) above depth 2 must give the same least total, a proof the
+    checker accepts and a strategy that reaches it."""
+    game = Game(pegs, colors, repetition)
+    compiled = TotalSearch(game, limit)
+    assert compiled.top == 0
+    value = compiled.solve()
+    python = TotalSearch(game, limit)
+    python.top = 2
+    assert python.solve() == value and python.py_nodes > 0
+    report = verify_bound.check_bytes(dumps(python.prove()))
+    assert report.valid, report.line()
+    checked = verify.verify_bytes(strategy_bytes(python.strategy_certificate()))
+    assert checked.valid and checked.claims["total_guesses"] == value

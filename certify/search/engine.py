@@ -889,6 +889,8 @@ class Engine:
         self.E = np.zeros((1 << 14, NCOL), dtype=np.int64)
         self.pool = np.zeros(1 << 18, dtype=np.int32)
         self.st = np.zeros(8, dtype=np.int64)
+        #: Called with the nodes searched so far, every 2 s of a long call (None: no thread).
+        self.progress = None
 
     @property
     def nodes(self) -> int:
@@ -912,13 +914,38 @@ class Engine:
         """T(cands, r) fail-soft against beta (r None: no limit)."""
         rr = -1 if r is None else int(r)
         while True:
-            v = solve(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap, self.digits,
-                      self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms, self.pows,
-                      self.vindex, self.nsym, self.table, self.E,
-                      self.pool, self.st, cands, rr, int(beta))
+            v = self._watched(solve, self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
+                              self.digits, self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
+                              self.pows, self.vindex, self.nsym, self.table, self.E,
+                              self.pool, self.st, cands, rr, int(beta))
             if not self.st[OVERFLOW]:
                 return int(v)
             self._grow()
+
+    def _watched(self, func, *args):
+        """func(*args); with ``progress``, in a thread (the compiled code releases the GIL)
+        while this one reports the nodes searched every 2 s: the search itself is unchanged."""
+        if self.progress is None:
+            return func(*args)
+        import threading
+
+        out = []
+
+        def work():
+            try:
+                out.append((True, func(*args)))
+            except BaseException as e:  # pragma: no cover - raised again below
+                out.append((False, e))
+        thread = threading.Thread(target=work, name="certify-search", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(2.0)
+            if thread.is_alive():
+                self.progress(int(self.st[NODES]))
+        ok, value = out[0]
+        if not ok:  # pragma: no cover
+            raise value
+        return value
 
     def lookup(self, cands, r):
         """(lower bound, exact, best guess) from the memo, or None."""
