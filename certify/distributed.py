@@ -168,28 +168,32 @@ class run_tasks:
         self.progress = progress
 
     def __enter__(self):
-        client = self.client.__enter__()
-
-        def run(func, args):
-            import distributed
-
-            futures = [client.submit(func, *a, pure=False, priority=len(a[2]) if len(a) > 2 else 0)
-                       for a in args]
-            try:
-                for _ in distributed.as_completed(futures):
-                    if self.progress:
-                        self.progress(1)
-                return client.gather(futures)
-            except (OSError, TimeoutError, ImportError, distributed.client.FutureCancelledError) as e:
-                raise CertifyError(f"the Dask cluster failed: {type(e).__name__}: {e}") from None
-            except Exception as e:
-                if type(e).__name__ == "KilledWorker":
-                    raise CertifyError(f"the Dask cluster failed: {e}") from None
-                raise
-        return run
+        return mapper(self.client.__enter__(), self.progress)
 
     def __exit__(self, *exc) -> None:
         self.client.__exit__(*exc)
+
+
+def mapper(client, progress=None):
+    """``run(func, args)`` on a connected client (see :class:`run_tasks`); ``progress(1)`` after
+    each task."""
+    def run(func, args):
+        import distributed
+
+        futures = [client.submit(func, *a, pure=False, priority=len(a[2]) if len(a) > 2 else 0)
+                   for a in args]
+        try:
+            for _ in distributed.as_completed(futures):
+                if progress:
+                    progress(1)
+            return client.gather(futures)
+        except (OSError, TimeoutError, ImportError, distributed.client.FutureCancelledError) as e:
+            raise CertifyError(f"the Dask cluster failed: {type(e).__name__}: {e}") from None
+        except Exception as e:
+            if type(e).__name__ == "KilledWorker":
+                raise CertifyError(f"the Dask cluster failed: {e}") from None
+            raise
+    return run
 
 
 def _start_method() -> dict:

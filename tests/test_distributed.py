@@ -93,6 +93,29 @@ def test_a_killed_worker_is_replaced_and_the_bytes_stay(client, tmp_path):
     their results and must run them again (asking from here, then killing, is a race that a
     fast task wins)."""
     game = Game(5, 5)
+    killed, progress = _killer(client, tmp_path)
+    assert _remote(client, "knuth", game, progress=progress) == _local("knuth", game)
+    _was_run_again(client, killed)
+
+
+def test_a_killed_worker_does_not_change_the_exact_search(client, tmp_path):
+    """The same for the least total's tasks (certify/search/split.py)."""
+    from certify.search.proof import dumps as proof_bytes
+    from certify.search.split import SplitSearch
+
+    game = Game(4, 6)
+    killed, progress = _killer(client, tmp_path)
+    remote = SplitSearch(game, run=dist.mapper(client, progress))
+    remote.solve()
+    local = SplitSearch(game)
+    local.solve()
+    assert proof_bytes(remote.prove()) == proof_bytes(local.prove())
+    assert dumps(remote.strategy_certificate()) == dumps(local.strategy_certificate())
+    _was_run_again(client, killed)
+
+
+def _killer(client, tmp_path):
+    """(what was killed, a progress callback that kills a worker busy with a task, once)."""
     killed = {}
 
     async def die_if_busy(dask_worker, path):  # a coroutine: run() may then not wait
@@ -118,8 +141,10 @@ def test_a_killed_worker_is_replaced_and_the_bytes_stay(client, tmp_path):
                 pid, keys = json.loads(mark.read_text())
                 killed.update(pid=pid, keys=set(keys))
                 return
+    return killed, progress
 
-    assert _remote(client, "knuth", game, progress=progress) == _local("knuth", game)
+
+def _was_run_again(client, killed) -> None:
     assert killed, "no worker was ever caught running a task"
     runs = client.run_on_scheduler(lambda dask_scheduler, keys: {
         k: sum(1 for key, _, finish, *_ in dask_scheduler.transition_log
