@@ -11,6 +11,7 @@ on the number of workers, their speed, or on tasks that Dask re-ran after a work
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -182,18 +183,29 @@ def mapper(client, progress=None):
 
         futures = [client.submit(func, *a, pure=False, priority=len(a[2]) if len(a) > 2 else 0)
                    for a in args]
-        try:
+        with _failures():
             for _ in distributed.as_completed(futures):
                 if progress:
                     progress(1)
             return client.gather(futures)
-        except (OSError, TimeoutError, ImportError, distributed.client.FutureCancelledError) as e:
-            raise CertifyError(f"the Dask cluster failed: {type(e).__name__}: {e}") from None
-        except Exception as e:
-            if type(e).__name__ == "KilledWorker":
-                raise CertifyError(f"the Dask cluster failed: {e}") from None
-            raise
     return run
+
+
+@contextlib.contextmanager
+def _failures():
+    """The cluster's failures as one line each (CertifyError); ours pass through."""
+    import distributed
+
+    try:
+        yield
+    except CertifyError:
+        raise
+    except (OSError, TimeoutError, ImportError, distributed.client.FutureCancelledError) as e:
+        raise CertifyError(f"the Dask cluster failed: {type(e).__name__}: {e}") from None
+    except Exception as e:
+        if type(e).__name__ == "KilledWorker":  # a task that kept killing its workers
+            raise CertifyError(f"the Dask cluster failed: {e}") from None
+        raise
 
 
 def _start_method() -> dict:
@@ -285,7 +297,7 @@ def build_on(client, recipe, game, progress=None, levels: int = LEVELS):
 
     root: dict = {}
     submit("node", (root, ()), node_task, (), priority=game.size + 1)
-    try:
+    with _failures():
         for future, result in tasks:
             kind, place = places.pop(future.key)
             del future  # the worker may drop the result once we hold it
@@ -321,14 +333,6 @@ def build_on(client, recipe, game, progress=None, levels: int = LEVELS):
                     merge_histogram(histogram, counts)
                     if progress:
                         progress(sum(counts.values()))
-    except CertifyError:
-        raise
-    except (OSError, TimeoutError, ImportError, distributed.client.FutureCancelledError) as e:
-        raise CertifyError(f"the Dask cluster failed: {type(e).__name__}: {e}") from None
-    except Exception as e:
-        if type(e).__name__ == "KilledWorker":  # a task that kept killing its workers
-            raise CertifyError(f"the Dask cluster failed: {e}") from None
-        raise
     return root, histogram
 
 

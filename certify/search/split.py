@@ -54,11 +54,7 @@ def _picks(search, cands, r) -> dict:
         c, left = stack.pop()
         if len(c) <= 2:
             continue
-        found = search.engine.lookup(c, left)
-        if found is None or not found[1]:  # pragma: no cover - a search bug
-            raise AssertionError("the strategy reached a set the search did not solve")
-        g = found[2]
-        out[c.tobytes()] = g
+        g = out[c.tobytes()] = search.best_guess(c, left)
         labels = sp.fb[g][c]
         for f in np.unique(labels).tolist():
             if f != sp.win:
@@ -158,7 +154,7 @@ class _Stitched(OptimalTotal):
 
     def pick(self, candidates, history):
         if not history:
-            return int(self.search.memo[(self.search._every.tobytes(), self.search.max_guesses)].best)
+            return int(self.search.best_guess(self.search._every, self.search.max_guesses))
         if len(candidates) <= 2:
             return int(candidates[0])
         return int(self.search.picks[np.ascontiguousarray(candidates, dtype=np.int64).tobytes()])

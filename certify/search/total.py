@@ -373,6 +373,16 @@ class TotalSearch:
                 out[sp.texts[x]] = {"same_as": sp.texts[int(rep[x])], "perm": writer.perm_json(perm)}
         return out, (_blocks(blk.tolist()) if out else ())
 
+    def best_guess(self, cands, r) -> int:
+        """The guess the search kept at a set it solved exactly, with r guesses left."""
+        entry = self.memo.get((cands.tobytes(), r))
+        if entry is not None:
+            return entry.best
+        found = self.engine.lookup(cands, r)
+        if found is None or not found[1]:  # pragma: no cover - a search bug
+            raise AssertionError("the strategy reached a set the search did not solve")
+        return found[2]
+
     def _bound_of(self, cands, r) -> int:
         """The bound proven for (cands, r): the memo's (chain nodes excepted)."""
         entry = self.memo.get((cands.tobytes(), r))
@@ -437,11 +447,4 @@ class OptimalTotal(_strategy_base()):
             return int(candidates[0])
         limit = self.search.max_guesses
         r = None if limit is None else limit - len(history)
-        cands = np.ascontiguousarray(candidates, dtype=np.int64)
-        entry = self.search.memo.get((cands.tobytes(), r))
-        if entry is not None:
-            return entry.best
-        found = self.search.engine.lookup(cands, r)
-        if found is None or not found[1]:  # pragma: no cover - a search bug
-            raise AssertionError("the strategy reached a set the search did not solve")
-        return found[2]
+        return self.search.best_guess(np.ascontiguousarray(candidates, dtype=np.int64), r)
