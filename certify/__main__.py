@@ -56,7 +56,15 @@ def main(argv=None) -> int:
 
     _catch_termination()
     try:
-        return _main(argv)
+        try:
+            return _main(argv)
+        except SystemError as e:
+            # A signal whose handler raised while numba boxed a compiled function's result: the
+            # dispatcher returns the result anyway and Python raises SystemError *from* the
+            # signal's exception. Seen on CI with SIGTERM; unwrap it so the exit is the signal's.
+            if isinstance(e.__cause__, (KeyboardInterrupt, Terminated)):
+                raise e.__cause__ from None
+            raise
     except KeyboardInterrupt:  # before or after a subcommand runs: still no traceback
         print("certify: interrupted", file=sys.stderr)
         return 130

@@ -72,7 +72,7 @@ def _strategy_guess(game: Game, strategy_id: str, answers, candidates) -> int:
     try:
         strategy = cls(game)
         return int(strategy.choose(candidates, tuple(answers)))
-    except CertifyError:
+    except (CertifyError, SystemError):  # SystemError: e.g. a signal caught inside numba (see __main__)
         raise
     except Exception as e:  # a scripted strategy (viaud) that cannot resume from another game
         raise CertifyError(f"strategy {strategy_id!r} cannot continue from these rows "

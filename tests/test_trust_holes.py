@@ -309,3 +309,28 @@ def test_fifo_with_no_writer_says_it_waits(tmp_path):
     assert p.returncode == 0, err
     assert b"waiting for data from the pipe" in err
     assert b"valid: 27 secrets of 3x3" in out
+
+
+def test_a_signal_that_numba_wrapped_in_a_system_error_still_exits_as_the_signal(monkeypatch, capsys):
+    # CI saw it once in 60 builds: SIGTERM's handler raised while numba boxed _split's result, and
+    # Python raised "SystemError: CPUDispatcher(...) returned a result with an exception set" from it.
+    import certify.__main__ as cli
+    from certify.errors import Terminated
+
+    def stopped(argv):
+        try:
+            raise Terminated(signal.SIGTERM)
+        except Terminated as e:
+            raise SystemError("CPUDispatcher(<function _split>) returned a result with an exception set") from e
+
+    monkeypatch.setattr(cli, "_catch_termination", lambda: None)  # keep pytest's own handlers
+    monkeypatch.setattr(cli, "_main", stopped)
+    assert cli.main([]) == 128 + signal.SIGTERM
+    assert "stopped by SIGTERM" in capsys.readouterr().err
+
+    def broken(argv):
+        raise SystemError("a real internal error")
+
+    monkeypatch.setattr(cli, "_main", broken)
+    with pytest.raises(SystemError):
+        cli.main([])
