@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, add_game_args, game_of, positive, print_json
+from .common import EXIT_OK, add_game_args, freeze_startup, game_of, positive, print_json
 
 
 def cmd_bound(args) -> int:
@@ -24,6 +24,7 @@ def cmd_bound(args) -> int:
         check_output(args.strategy_out, inputs=[args.output])
         check_distinct(args.output, args.strategy_out)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    freeze_startup("certify.search.total", "certify.search.worst")
     if args.worst:
         result = exact.worst_case(game, progress=not args.quiet, say=say)
     else:

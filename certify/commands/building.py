@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, add_game_args, game_of, positive, print_json
+from .common import EXIT_OK, add_game_args, freeze_startup, game_of, positive, print_json
 
 
 def cmd_build(args) -> int:
@@ -33,6 +33,7 @@ def cmd_build(args) -> int:
     out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
     check_output(out)
     address = _scheduler(args)
+    freeze_startup(*(["certify.strategies.kernel"] if getattr(strategy, "engine", None) == "kernel" else []))
     with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
         if args.workers or address:  # the Dask add-on, imported only here
             from .. import distributed

@@ -31,6 +31,20 @@ def add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
 
 
+def freeze_startup(*modules: str) -> None:
+    """Import ``modules`` (numpy and numba come with them), then move every object made so far
+    out of the cyclic GC's reach (``gc.freeze``). The CLI owns its process and these ~150k
+    objects live as long as it does; left in, every full collection walked them all again.
+    Measured side by side (CPU, medians of 7 and 3): build optimal 4x6 with its proof
+    1.25 -> 0.98 s, build knuth 5x8 2.59 -> 2.33 s, build knuth 4x6 0.29 -> 0.25 s."""
+    import gc
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    gc.freeze()
+
+
 def game_of(args):
     from ..game import Game
 

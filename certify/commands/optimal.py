@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_INVALID, EXIT_OK, game_of, print_json
+from .common import EXIT_INVALID, EXIT_OK, freeze_startup, game_of, print_json
 
 
 def default_name(game, max_guesses) -> str:
@@ -42,6 +42,7 @@ def cmd_build_optimal(args) -> int:
         check_distinct(out, args.proof)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     to = sys.stderr if out == "-" else sys.stdout
+    freeze_startup("certify.search.total")
     try:
         if args.workers or address:  # the Dask add-on, imported only here
             from .. import distributed
