@@ -85,3 +85,48 @@ def test_workers_give_the_bytes_of_one_worker_and_of_one_process(tmp_path):
     assert files["2"] == (strategy, proof)
     v = run_cli("verify", tmp_path / "s2.json", "--optimal", tmp_path / "p2.json")
     assert v.returncode == 0 and "optimal: total 206 guesses = proven minimum 206" in v.stdout
+
+
+@pytest.mark.parametrize("pegs,colors,repetition,limit", GAMES + [(4, 5, True, None)])
+def test_big_classes_split_by_their_guesses_meet_the_one_process_search(monkeypatch, pegs, colors,
+                                                                        repetition, limit):
+    """SPLIT_AT lowered so that small games split their classes by guesses too (4x7 and Bulls and
+    Cows do at 400): the least total, a proof the checker accepts, a strategy that reaches it."""
+    from certify.search import split
+
+    monkeypatch.setattr(split, "SPLIT_AT", 20)
+    game = Game(pegs, colors, repetition)
+    total = TotalSearch(game, limit).solve()
+    funcs = []
+
+    def run(func, args):
+        funcs.append(func.__name__)
+        return [func(*a) for a in args]
+
+    value, proof, strategy, search = _split(game, limit, run)
+    assert value == total
+    report = verify_bound.check_bytes(proof)
+    assert report.valid, report.line()
+    assert report.claims["total"] == total
+    checked = verify.verify_bytes(strategy)
+    assert checked.valid and checked.claims["total_guesses"] == total
+    if game.size >= 200:  # 4x4, 4x5: classes of 20 and more
+        assert "guesses_task" in funcs
+    if (pegs, colors, limit) == (4, 4, 4):  # windows below a class's value: bounds, not values
+        assert any(not entry.exact for entry in search.memo.values())
+
+
+def test_split_classes_give_bytes_that_do_not_depend_on_the_task_order(monkeypatch):
+    from certify.search import split
+
+    monkeypatch.setattr(split, "SPLIT_AT", 20)
+    game = Game(4, 4)
+
+    def backwards(func, args):
+        return list(reversed([func(*a) for a in reversed(args)]))
+
+    forwards = _split(game, 4)
+    assert _split(game, 4, backwards)[1:3] == forwards[1:3]
+    serial = TotalSearch(game)
+    serial.solve()
+    assert _split(game, None)[2] == strategy_bytes(serial.strategy_certificate())
