@@ -293,6 +293,9 @@ class SplitSearch(TotalSearch):
     def prove(self) -> dict:
         writer, depth = self._writer()
         writer.root(self._every, self.value, depth)
+        # A node of a task's list is written once, however many tasks proved it (the same set
+        # below two guesses of a split class): found by (digest of its set, bound, depth).
+        seen: dict = {}
         while writer.pending:
             for key, cands, bound, d in writer.take_pending():
                 r = None if d is None else self.max_guesses - d
@@ -301,11 +304,21 @@ class SplitSearch(TotalSearch):
                     writer.fill_key(key, bound, guesses, blocks)
                     continue
                 nodes = self.results[(cands.tobytes(), r)][1]  # a class: its task's nodes
-                refs = [writer.refs[key]]
-                for j, (dj, size, b, _) in enumerate(nodes[1:], 1):
-                    refs.append(writer.extra(("task", key, j), (dj or 0, -size, -b)))
-                for j, (_, _, b, body) in enumerate(nodes):
-                    writer.bodies[key if j == 0 else ("task", key, j)] = renumbered(body, refs.__getitem__)
+                placed = []  # (writer key, its Ref, new here)
+                for j, (dj, size, b, _, digest) in enumerate(nodes):
+                    found = seen.get((digest, b, dj))
+                    if j == 0:
+                        placed.append((key, writer.refs[key], True))
+                        seen.setdefault((digest, b, dj), placed[0][:2])
+                    elif found is not None:
+                        placed.append(found + (False,))
+                    else:
+                        k = ("task", digest, b, dj)
+                        placed.append((k, writer.extra(k, (dj or 0, -size, -b)), True))
+                        seen[(digest, b, dj)] = placed[-1][:2]
+                for (k, _, new), (_, _, _, body, _) in zip(placed, nodes):
+                    if new:
+                        writer.bodies[k] = renumbered(body, lambda i: placed[i][1])
         return writer.document()
 
     def strategy_certificate(self) -> dict:

@@ -214,12 +214,15 @@ class TotalSearch:
     def prove_below(self, cands, bound: int, depth) -> list:
         """The proof nodes of "T(cands) >= bound" (a set the compiled search solved, at this
         depth: None without max_guesses), laid out as in a document, node 0 first:
-        [(depth, size, bound, body)], references as node numbers in this list."""
+        [(depth, size, bound, body, digest of the node's set)], references as node numbers in
+        this list. The digest lets whoever stitches such lists write a node once."""
+        from hashlib import blake2b
+
         writer = ProofWriter(self.space, {})
         writer.root(np.ascontiguousarray(cands, dtype=np.int64), bound, depth)
         self._fill(writer)
-        return [(key[2], len(key[0]) // 8, key[1], renumbered(body, lambda ref: ref.index))
-                for key, body in writer.laid_out()]
+        return [(key[2], len(key[0]) // 8, key[1], renumbered(body, lambda ref: ref.index),
+                 blake2b(key[0], digest_size=16).digest()) for key, body in writer.laid_out()]
 
     def _fill(self, writer) -> None:
         while writer.pending:
