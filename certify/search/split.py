@@ -304,21 +304,30 @@ class SplitSearch(TotalSearch):
                     writer.fill_key(key, bound, guesses, blocks)
                     continue
                 nodes = self.results[(cands.tobytes(), r)][1]  # a class: its task's nodes
-                placed = []  # (writer key, its Ref, new here)
-                for j, (dj, size, b, _, digest) in enumerate(nodes):
-                    found = seen.get((digest, b, dj))
+                # One pass, parents first (a task's list refers forward): a node is placed if a
+                # placed node of the list refers to it; one written before stands in for it
+                # (its own children with it), else it is written, and its children are placed.
+                placed = {}  # node number -> (writer key, Ref, written here)
+                for j, (dj, size, b, body, digest) in enumerate(nodes):
                     if j == 0:
-                        placed.append((key, writer.refs[key], True))
+                        placed[0] = (key, writer.refs[key], True)
                         seen.setdefault((digest, b, dj), placed[0][:2])
-                    elif found is not None:
-                        placed.append(found + (False,))
-                    else:
+                    elif j not in placed:
+                        continue
+                    elif placed[j] is None:
+                        found = seen.get((digest, b, dj))
+                        if found is not None:
+                            placed[j] = found + (False,)
+                            continue
                         k = ("task", digest, b, dj)
-                        placed.append((k, writer.extra(k, (dj or 0, -size, -b)), True))
-                        seen[(digest, b, dj)] = placed[-1][:2]
-                for (k, _, new), (_, _, _, body, _) in zip(placed, nodes):
-                    if new:
-                        writer.bodies[k] = renumbered(body, lambda i: placed[i][1])
+                        placed[j] = seen[(digest, b, dj)] = (k, writer.extra(k, (dj or 0, -size, -b)))
+                        placed[j] += (True,)
+                    if placed[j][2]:
+                        for i in _references(body):
+                            placed.setdefault(i, None)
+                for j, (k, _, written) in sorted(placed.items()):
+                    if written:
+                        writer.bodies[k] = renumbered(nodes[j][3], lambda i: placed[i][1])
         return writer.document()
 
     def strategy_certificate(self) -> dict:
@@ -327,6 +336,14 @@ class SplitSearch(TotalSearch):
         if self.value is None:
             self.solve()
         return make_certificate(_Stitched(self))
+
+
+def _references(body: dict):
+    """The node numbers a node's body refers to."""
+    for entry in body.get("guesses", {}).values():
+        if "same_as" not in entry:
+            for ref in entry.values():
+                yield ref["node"] if isinstance(ref, dict) else ref
 
 
 class _Stitched(OptimalTotal):
