@@ -36,7 +36,7 @@ from .proof import renumbered
 from .total import INFEASIBLE, Entry, OptimalTotal, TotalSearch
 
 _SPACES: dict = {}  # per process: game key -> Space (the feedback matrix is built once)
-#: A class of the first round this big (secrets) is split by its guesses (module doc).
+#: A class this big (secrets) is split by its guesses (module doc).
 SPLIT_AT = 400
 #: The guesses of a split class after the first go out in this many tasks.
 GUESS_TASKS = 8
