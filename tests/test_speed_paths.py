@@ -169,3 +169,31 @@ def test_bit_sliced_loop_returns_what_the_pair_loops_return(game):
                     exact = {kernel.MAX: counts.max(), kernel.SUMSQ: (counts * counts).sum(),
                              kernel.PARTS: -(counts > 0).sum()}[kind]
                     assert loops[i] == exact, where
+
+
+@pytest.mark.parametrize("given, seen", [(None, "1"), ("3", "3")])
+def test_the_cli_keeps_openblas_to_one_thread_unless_the_user_chose(given, seen):
+    """Start-up work, not a result: OpenBLAS's thread pool cost every command 0.07-0.1 s of CPU
+    (README, Speed). A user's own OPENBLAS_NUM_THREADS is left alone."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    code = "import os, certify.__main__; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == seen
+
+
+def test_a_build_freezes_what_the_start_up_imported(tmp_path):
+    """The CLI moves numpy's and numba's objects out of the garbage collector's full collections
+    before a build (README, Speed): gc.freeze() has run when the build is done."""
+    import subprocess
+    import sys
+
+    code = ("import gc, sys; from certify.__main__ import main; assert gc.get_freeze_count() == 0; "
+            f"main(['build', 'knuth', '-q', '-o', {str(tmp_path / 'k.json')!r}]); print(gc.get_freeze_count())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert int(out.stdout.split()[-1]) > 10000
