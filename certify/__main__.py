@@ -66,10 +66,12 @@ def main(argv=None) -> int:
             return _main(argv)
         except SystemError as e:
             # A signal whose handler raised while numba boxed a compiled function's result: the
-            # dispatcher returns the result anyway and Python raises SystemError *from* the
-            # signal's exception. Seen on CI with SIGTERM; unwrap it so the exit is the signal's.
-            if isinstance(e.__cause__, (KeyboardInterrupt, Terminated)):
-                raise e.__cause__ from None
+            # dispatcher returns the result anyway and Python raises SystemError from the
+            # signal's exception. Seen on CI with SIGTERM, then with SIGINT (exit 1 and a
+            # traceback, once in 210 interrupted builds here); unwrap it so the exit is the signal's.
+            stopped = _signal_behind(e)
+            if stopped is not None:
+                raise stopped from None
             raise
     except KeyboardInterrupt:  # before or after a subcommand runs: still no traceback
         print("certify: interrupted", file=sys.stderr)
@@ -79,6 +81,19 @@ def main(argv=None) -> int:
 
         print(f"certify: stopped by {signal.Signals(e.signum).name}", file=sys.stderr)
         return 128 + e.signum
+
+
+def _signal_behind(error: BaseException):
+    """The KeyboardInterrupt or Terminated that ``error`` was raised from or while handling
+    (its __cause__ or __context__, a few links deep), else None."""
+    from .errors import Terminated
+
+    seen = error
+    for _ in range(8):
+        seen = seen.__cause__ or seen.__context__
+        if seen is None or isinstance(seen, (KeyboardInterrupt, Terminated)):
+            return seen
+    return None
 
 
 def _main(argv=None) -> int:

@@ -109,7 +109,7 @@ def test_interrupted_build_leaves_no_file_and_no_temporary(tmp_path):
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     stderr = (first + stderr).decode()
-    assert proc.returncode == 130
+    assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert stderr.rstrip().splitlines()[-1].split("\r")[-1].endswith("interrupted")
     assert stdout == b""

@@ -328,8 +328,26 @@ def test_a_signal_that_numba_wrapped_in_a_system_error_still_exits_as_the_signal
     assert cli.main([]) == 128 + signal.SIGTERM
     assert "stopped by SIGTERM" in capsys.readouterr().err
 
+    # Ctrl-C likewise (CI; once in 210 interrupted builds here), also when the SystemError names the
+    # interrupt only as what it was raised while handling, or a link further down.
+    def interrupted(argv):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            try:
+                raise SystemError("CPUDispatcher(<function _split>) returned a result with an exception set")
+            except SystemError as inner:
+                raise SystemError("CPUDispatcher(<function _split>) returned a result with an exception set") from inner
+
+    monkeypatch.setattr(cli, "_main", interrupted)
+    assert cli.main([]) == 130
+    assert "interrupted" in capsys.readouterr().err
+
     def broken(argv):
-        raise SystemError("a real internal error")
+        try:
+            raise ValueError("not a signal")
+        except ValueError as e:
+            raise SystemError("a real internal error") from e
 
     monkeypatch.setattr(cli, "_main", broken)
     with pytest.raises(SystemError):
