@@ -525,6 +525,15 @@ class _Proof:
                 progress(None, total)  # ends the progress line
 
     def check_node(self, i: int) -> None:
+        """Node i holds when every code g of the game is refuted at S_i. Every refutation ends, in at
+        most two steps, in a *direct* one: g's own partition of S_i, valued by counting and by g's
+        own children (docs/lower-bound-format.md, "Soundness"):
+
+        - direct: counting refutes the whole node, or g, or g's partition with its children does;
+        - interchangeable colours: g is refuted when canon(g), the lowest code of its orbit, is;
+        - same_as H with P: g is refuted when H is (P(g) = H, P(S) = S), and the *target* t that is
+          refuted for H must be refuted directly: t = H when H has an entry, else canon(H); t
+          never has a same_as entry itself. So no refutation leans on another indirect one."""
         game, (d, entries, blocks) = self.game, self.nodes[i]
         S, self.sets[i] = self.sets[i], None  # (no later reference to node i: freed once checked)
         size = len(S)
@@ -537,31 +546,37 @@ class _Proof:
         if holds and not entries:
             self.stats["counting_nodes"] += 1
         self.stats["guesses"] += len(entries) if holds else game.n
-        # Every guess is refuted by counting alone or looked at one by one (when counting settles
-        # the whole node, only those with an entry: they define the children's sets).
-        todo = set(entries)
         self.pairs += (len(entries) if holds else game.n) * size
         if self.pairs > MAX_PAIRS:
             raise Invalid(f"{self.where(i)}: more than {MAX_PAIRS} (guess, secret) pairs to look at (the limit)")
+        same = {g: entry for g, entry in entries.items() if entry[0] == "same"}
+        target = {g: self.target(h, entries, blocks) for g, (_, h, _) in same.items()}
+        # The guesses refuted directly, each by its own partition: every children entry (its
+        # references define the children's sets, whatever counting says) and every same_as
+        # target; then, unless counting settles the whole node, every lowest code of an orbit
+        # that counting does not refute and that has no same_as entry.
+        direct = {g for g in entries if g not in same} | {t for t in target.values() if t not in same}
+        counted = None
         if not holds:
             sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
-            todo.update(g for g in np.flatnonzero(~self.counted(sizes, size, d, left)).tolist()
-                        if not blocks or self.lowest(g, blocks))
-        for g in sorted(todo):  # code order, same_as entries after the others
+            counted = self.counted(sizes, size, d, left)
+            direct.update(c for c in {self.canon(g, blocks) for g in np.flatnonzero(~counted).tolist()}
+                          if c not in same)
+        for g in sorted(direct):  # code order; the same_as entries are looked at after
             entry = entries.get(g)
-            if entry is not None and entry[0] == "same":
-                continue
+            if entry is None and (holds or counted[g]):
+                continue  # refuted by counting alone
             refuted = self.guess(i, g, S, size, d, left, entry[1] if entry else ())
             if not (holds or refuted is True):
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} is not refuted: {refuted}")
         fixes = {}  # permutation -> does it map S onto S?
-        for g, entry in sorted(entries.items()):
-            if entry[0] != "same":
-                continue
-            _, h, perm = entry
-            problem, moved = None, int(game.moved(perm, [g])[0])
-            if entries.get(h, ("",))[0] == "same":
-                problem = f"{game.codes[h]} has a same_as entry itself"
+        for g in sorted(same):
+            _, h, perm = same[g]
+            t, problem, moved = target[g], None, int(game.moved(perm, [g])[0])
+            if t in same:
+                through = "" if t == h else f" (through interchangeable colours, {game.codes[t]})"
+                problem = (f"{game.codes[h]}{through} has a same_as entry itself: a same_as target "
+                           "must be refuted by its own partition")
             elif moved != h:
                 problem = f"the permutation maps {game.codes[g]} to {game.codes[moved]}"
             else:
@@ -589,17 +604,23 @@ class _Proof:
                                   f"does not map the node's set onto itself ({outside} is in the "
                                   "image, not in the set)")
 
-    def lowest(self, g: int, blocks) -> bool:
-        """Is g the lowest code of its orbit under the permutations of each list's colours (its
-        colours from each list, in order of first appearance, are the list's first ones)? A
-        permutation P that maps S onto S maps g's classes onto P(g)'s: g is refuted exactly when
-        P(g) is, so only the lowest code of each orbit needs refuting."""
-        seen = list(dict.fromkeys(self.game.digits[g].tolist()))
+    def canon(self, g: int, blocks) -> int:
+        """The lowest code of g's orbit under the permutations of each list's colours: g's colours
+        from each list, in order of first appearance, renamed to the list's first colours. It is
+        the same for every code of the orbit, and it is in the orbit (a renaming within the lists):
+        a permutation P of the lists' colours maps S onto S and g's classes onto P(g)'s, so g is
+        refuted exactly when canon(g) is."""
+        if not blocks:
+            return g
+        digits = self.game.digits[g].tolist()
+        rename = {}
         for block in blocks:
-            mine = [c for c in seen if c in block]
-            if mine != list(block[:len(mine)]):
-                return False
-        return True
+            rename.update(zip([c for c in dict.fromkeys(digits) if c in block], block))
+        return self.game.by_text["".join(verify.ALPHABET[rename.get(c, c)] for c in digits)]
+
+    def target(self, h: int, entries: dict, blocks) -> int:
+        """The guess refuted directly for a same_as target h: h when h has an entry, else canon(h)."""
+        return h if h in entries else self.canon(h, blocks)
 
     def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
         """For every guess g, given the sizes[k, g] of its non-winning classes at the node: is it refuted
