@@ -55,8 +55,26 @@ MAX_ENTRIES = 10_000_000
 #: least-total proof has 4.0e9 (795,984 nodes x 5040 codes): 208 s of CPU, 740 MB; the one the
 #: split search writes on Dask workers 5.2e9 (1,029,194 nodes).
 MAX_WORK = 10_000_000_000
-#: Most (guess, secret) pairs to look at, summed over the nodes as they are reached (a few ns each).
-MAX_PAIRS = 100_000_000_000
+#: The work budget, in (guess, secret) pairs or their equivalent in time (a pair costs a few ns):
+#: summed over the nodes as they are reached, and counted before the work it pays for. A node
+#: that counting does not settle costs n (|S| + b + 1) (the class sizes of every guess); a guess
+#: looked at one by one |S| + GUESS_COST; a node's interchangeable colours n + (SWAP_COST + 2 |S|)
+#: per swap of neighbours; an image of a set under a permutation (a same_as's P(S) = S, a permuted
+#: reference) IMAGE_COST + IMAGE_PER_SECRET x |S|. The budget is min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE x the size of
+#: the file as given, gzip or not): a small file cannot ask for hours (docs/verifier-limits.md).
+MAX_PAIRS = 300_000_000_000
+WORK_BASE = 1_000_000_000
+WORK_PER_BYTE = 30_000
+GUESS_COST = 2_000
+SWAP_COST = 1_000
+IMAGE_COST = 4_000
+IMAGE_PER_SECRET = 32
+#: Most bytes held in the sets of the nodes referenced but not yet checked (2 bytes a secret, plus
+#: SET_OVERHEAD a set): the memory a file of fan-out nodes can make the checker hold.
+MAX_PENDING = 256 << 20
+SET_OVERHEAD = 112
+#: A set is a sorted array of code indices; 10,000 codes (MAX_CODES) fit in 16 bits.
+SET = np.uint16
 MAX_INT_DIGITS = verify.MAX_INT_DIGITS
 MAX_META_DEPTH = verify.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
@@ -237,6 +255,7 @@ class Game:
         self.n = n = len(self.codes)
         self.by_text = {code: k for k, code in enumerate(self.codes)}
         self.perms: dict = {}  # the distinct permutations met in the file
+        self.swaps: dict = {}  # (a, b) -> the codes' indices with colours a and b exchanged
         digits = np.array([[verify.ALPHABET.index(ch) for ch in code] for code in self.codes], np.int8)
         self.digits = digits.reshape(n, pegs)
         self.weight = colors ** np.arange(pegs - 1, -1, -1)  # code order = order of these numbers
@@ -322,9 +341,18 @@ class Game:
             raise RuntimeError("a permutation maps a code outside the game")
         return out
 
+    def swap(self, a: int, b: int) -> np.ndarray:
+        """index[x] = the index of code x with colours a and b exchanged, for every code x (made once
+        per pair of colours met: at most 630 arrays of n entries)."""
+        if (a, b) not in self.swaps:
+            tau = list(range(self.colors))
+            tau[a], tau[b] = b, a
+            self.swaps[(a, b)] = self.moved((tuple(range(self.pegs)), tuple(tau)), np.arange(self.n)).astype(SET)
+        return self.swaps[(a, b)]
+
     def image(self, perm, S) -> np.ndarray:
         """P(S), sorted."""
-        return np.sort(self.moved(perm, S))
+        return np.sort(self.moved(perm, S)).astype(SET)
 
 
 def _inverse(perm):
@@ -484,16 +512,18 @@ def _nodes(nodes, count: int, game: Game):
 class _Proof:
     """The sets, origins and depths of the nodes met so far, and the checking of one node."""
 
-    def __init__(self, game: Game, claims: dict, nodes: list) -> None:
+    def __init__(self, game: Game, claims: dict, nodes: list, size: int = 0) -> None:
         self.game, self.nodes = game, nodes
         self.worst_case = "worst_case" in claims
         self.max_guesses = claims.get("max_guesses")
         self.sets = [None] * len(nodes)
-        self.sets[0] = np.arange(game.n)  # a set: the sorted indices of its codes
+        self.sets[0] = np.arange(game.n, dtype=SET)  # a set: the sorted indices of its codes
         self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
         self.depth = [0] * len(nodes)
         self.stats = {"nodes": len(nodes), "guesses": 0, "counting_nodes": 0}
-        self.pairs = 0  # (guess, secret) pairs looked at so far
+        self.pairs = 0  # work done so far, in (guess, secret) pairs or their equivalent
+        self.budget = min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE * size)  # size: the file's bytes
+        self.pending = self.peak = SET_OVERHEAD + 2 * game.n  # bytes of the sets waiting
 
     def path(self, node: int) -> str:
         steps = []
@@ -520,6 +550,7 @@ class _Proof:
                 if progress is not None and time.monotonic() > next_time:
                     progress(i + 1, total)
                     next_time, shown = time.monotonic() + 1, True
+            self.stats["work"], self.stats["peak_set_bytes"] = self.pairs, self.peak
         finally:
             if shown:
                 progress(None, total)  # ends the progress line
@@ -546,9 +577,10 @@ class _Proof:
         if holds and not entries:
             self.stats["counting_nodes"] += 1
         self.stats["guesses"] += len(entries) if holds else game.n
-        self.pairs += (len(entries) if holds else game.n) * size
-        if self.pairs > MAX_PAIRS:
-            raise Invalid(f"{self.where(i)}: more than {MAX_PAIRS} (guess, secret) pairs to look at (the limit)")
+        self.pending -= SET_OVERHEAD + 2 * size
+        swaps = sum(len(b) - 1 for b in blocks)
+        self.spend(i, (0 if holds else game.n * (size + game.win + 1)) + len(entries) * (size + GUESS_COST)
+                   + (game.n + swaps * (SWAP_COST + 2 * size) if blocks else 0))
         same = {g: entry for g, entry in entries.items() if entry[0] == "same"}
         target = {g: self.target(h, entries, blocks) for g, (_, h, _) in same.items()}
         # The guesses refuted directly, each by its own partition: every children entry (its
@@ -562,6 +594,8 @@ class _Proof:
             counted = self.counted(sizes, size, d, left)
             direct.update(c for c in {self.canon(g, blocks) for g in np.flatnonzero(~counted).tolist()}
                           if c not in same)
+        self.spend(i, sum(size + GUESS_COST for g in direct if not holds and g not in entries and not counted[g])
+                   + self.image_cost(size) * len({perm for _, _, perm in same.values()}))
         for g in sorted(direct):  # code order; the same_as entries are looked at after
             entry = entries.get(g)
             if entry is None and (holds or counted[g]):
@@ -589,17 +623,30 @@ class _Proof:
             if problem:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]} same_as {game.codes[h]}: {problem}")
 
+    def spend(self, i: int, work: int) -> None:
+        """Count ``work`` before doing it; past the budget the file is refused."""
+        self.pairs += work
+        if self.pairs > self.budget:
+            raise Invalid(f"{self.where(i)}: more than {self.budget} (guess, secret) pairs or their "
+                          f"equivalent to look at (the limit for a file of this size)")
+
+    @staticmethod
+    def image_cost(size: int) -> int:
+        return IMAGE_COST + IMAGE_PER_SECRET * size
+
     def interchangeable(self, i: int, S, blocks) -> None:
         """Swapping two neighbours of a list of interchangeable colours maps S onto S; these swaps
         generate every permutation of the list's colours, so each of those maps S onto S too."""
         game = self.game
+        if not blocks:
+            return
+        member = np.zeros(game.n, bool)
+        member[S] = True
         for block in blocks:
             for a, b in zip(block, block[1:]):
-                tau = list(range(game.colors))
-                tau[a], tau[b] = b, a
-                moved = game.image((tuple(range(game.pegs)), tuple(tau)), S)
-                if not np.array_equal(moved, S):
-                    outside = game.codes[np.setdiff1d(moved, S)[0]]
+                moved = game.swap(a, b)[S]  # a swap is one-to-one: P(S) within S means P(S) = S
+                if not member[moved].all():
+                    outside = game.codes[moved[~member[moved]][0]]
                     raise Invalid(f"{self.where(i)}: interchangeable colours {a} and {b}: swapping them "
                                   f"does not map the node's set onto itself ({outside} is in the "
                                   "image, not in the set)")
@@ -673,8 +720,16 @@ class _Proof:
     def reach(self, i: int, g: int, key: str, C, j: int, perm) -> None:
         """Node j is referenced for class C (= S_j, or P(S_j)); the first reference defines S_j."""
         game = self.game
+        if perm is not None:
+            self.spend(i, self.image_cost(len(C)))
         T = C if perm is None else game.image(_inverse(perm), C)
         if self.sets[j] is None:
+            self.pending += SET_OVERHEAD + 2 * len(T)
+            self.peak = max(self.peak, self.pending)
+            if self.pending > MAX_PENDING:
+                raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: the sets of the nodes "
+                              f"referenced and not yet checked would hold more than {MAX_PENDING} bytes "
+                              "(the limit: check nodes nearer their first reference)")
             self.sets[j], self.origin[j], self.depth[j] = T, (i, g, key, perm is not None), self.depth[i] + 1
             return
         if not np.array_equal(self.sets[j], T):
@@ -714,11 +769,19 @@ class Report:
                 "checked": self.checked}
 
     def statement(self) -> str:
-        """What a valid file proves, in words."""
+        """What a valid file proves, in words. Without repetition the guesses are codes of the game
+        too (distinct colours): under house rules that allow any guess, the optima differ. A total
+        above D x secrets within D guesses holds only when no strategy fits: said in words."""
         g, c = self.game, self.claims
-        label = f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+        label = f"{g['pegs']}x{g['colors']}"
+        if not g["repetition"]:
+            label += " without repetition (secrets and guesses of distinct colours)"
         if "worst_case" in c:
             return f"every strategy for {label} needs >= {c['worst_case']} guesses for some secret"
+        if "max_guesses" in c and c["total"] > c["max_guesses"] * self.secrets:
+            d = c["max_guesses"]
+            return (f"no strategy for {label} solves every secret within {d} guesses (every strategy "
+                    f"needs >= {d + 1} for some secret)")
         within = f" within {c['max_guesses']} guesses" if "max_guesses" in c else ""
         return (f"every strategy for {label}{within} needs >= {c['total']} guesses in total "
                 f"(mean {c['total'] / self.secrets:.4f}) over the {self.secrets} secrets")
@@ -734,7 +797,7 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
     called about once a second while nodes are checked."""
     report = Report(file)
     try:
-        text = _text(raw)
+        text, size = _text(raw), len(raw)
         del raw
         doc, at = _read(text)
         game, claims = _header(doc)
@@ -744,7 +807,7 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
         claim = claims.get("worst_case", claims.get("total"))
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
-        proof = _Proof(game, claims, nodes)
+        proof = _Proof(game, claims, nodes, size)
         proof.check(progress)
         report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
         report.claims, report.secrets, report.checked = claims, game.n, proof.stats

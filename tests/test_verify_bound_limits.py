@@ -87,19 +87,68 @@ def test_progress_is_reported_while_nodes_are_checked(monkeypatch):
 
 def test_the_guess_secret_pairs_are_bounded_as_nodes_are_reached(monkeypatch):
     """Work grows with the nodes' sets (each guess looked at against every secret of the set): it is
-    counted before each node's work, and refused past MAX_PAIRS, naming the node that crosses it."""
+    counted before each node's work, and refused past the budget, naming the node that crosses it."""
+    monkeypatch.setattr(verify_bound, "GUESS_COST", 0)  # a guess looked at costs its |S| alone
     doc = _chain(50, 2)  # counting settles every node: only guess 0's entry, at 3 secrets, then 2
     monkeypatch.setattr(verify_bound, "MAX_PAIRS", 3 + 10 * 2)
     report = _check(doc)
     assert report.status == 1 and report.error.startswith("node 11 (bound 2) at 0 -(0,0)->")
-    assert report.error.endswith("more than 23 (guess, secret) pairs to look at (the limit)")
+    assert report.error.endswith("more than 23 (guess, secret) pairs or their equivalent to look at "
+                                 "(the limit for a file of this size)")
     monkeypatch.setattr(verify_bound, "MAX_PAIRS", 3 + 50 * 2)
-    assert _check(doc).valid
-    # a node that counting does not settle: every guess of 2x2 (4 codes) at its 4 secrets
+    assert _check(doc).valid and _check(doc).checked["work"] == 3 + 49 * 2  # the last node has no entry
+    # a node that counting does not settle: the class sizes of 2x2's 4 guesses at its 4 secrets,
+    # n (|S| + b + 1) = 4 (4 + 4 + 1) = 36, and nothing else (every guess is refuted by counting)
     doc = _doc({"colors": 2, "pegs": 2, "repetition": True}, {"total": 8}, [{"bound": 8}])
-    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 15)
-    assert _check(doc).error.endswith("more than 15 (guess, secret) pairs to look at (the limit)")
-    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 16)
+    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 35)
+    assert _check(doc).error.endswith("(the limit for a file of this size)")
+    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 36)
+    assert _check(doc).valid
+
+
+def test_the_work_budget_grows_with_the_file_and_counts_swaps_and_same_as(monkeypatch):
+    """min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE x bytes): a small file cannot ask for much; the swap
+    checks of interchangeable colours and the P(S) = S checks of same_as entries are counted."""
+    game = {"colors": 4, "pegs": 2, "repetition": True}
+    swaps = _doc(game, {"worst_case": 1}, [{"bound": 1, "guesses": {"00": {"0,0": 1}}},
+                                           {"bound": 1, "interchangeable": [[1, 2, 3]]}])
+    raw = json.dumps(swaps).encode()
+    work = verify_bound.check_bytes(raw).checked["work"]
+    # node 1 (9 secrets): n + 2 swaps x (SWAP_COST + 2 x 9)
+    assert work == 16 + 2 * (verify_bound.SWAP_COST + 18) + 1 * (16 + verify_bound.GUESS_COST)
+    monkeypatch.setattr(verify_bound, "WORK_BASE", work - 1 - verify_bound.WORK_PER_BYTE * len(raw))
+    assert "the limit for a file of this size" in verify_bound.check_bytes(raw).error
+    monkeypatch.setattr(verify_bound, "WORK_BASE", work - verify_bound.WORK_PER_BYTE * len(raw))
+    assert verify_bound.check_bytes(raw).valid
+    same = _doc(game, {"worst_case": 1}, [{"bound": 1, "guesses": {"01": {"same_as": "02", "perm": {
+        "pegs": [0, 1], "colors": [0, 2, 1, 3]}}}}])
+    monkeypatch.setattr(verify_bound, "WORK_BASE", 10**9)
+    checked = _check(same).checked
+    assert checked["work"] == 16 + verify_bound.GUESS_COST + verify_bound.IMAGE_COST + verify_bound.IMAGE_PER_SECRET * 16
+
+
+def test_the_sets_waiting_to_be_checked_are_bounded(monkeypatch):
+    """A root whose every guess names a new node for each class holds n - 1 secrets per guess in
+    sets waiting: past MAX_PENDING bytes the file is refused at the reference that crosses it."""
+    game = {"colors": 3, "pegs": 2, "repetition": True}
+    codes = [a + b for a in "012" for b in "012"]
+    classes = {}
+    from certify import verify
+    for g in codes:
+        classes[g] = sorted({"%d,%d" % verify.feedback(g, s) for s in codes} - {"2,0"})
+    entries, j = {}, 1
+    for g in codes:
+        entries[g] = {k: j + n for n, k in enumerate(classes[g])}
+        j += len(classes[g])
+    doc = _doc(game, {"worst_case": 1}, [{"bound": 1, "guesses": entries}] + [{"bound": 1}] * (j - 1))
+    report = _check(doc)
+    assert report.valid
+    peak = report.checked["peak_set_bytes"]  # the root's set is freed; then 8 secrets per guess wait
+    assert peak == 9 * 8 * 2 + (j - 1) * verify_bound.SET_OVERHEAD
+    monkeypatch.setattr(verify_bound, "MAX_PENDING", peak - 1)
+    report = _check(doc)
+    assert report.status == 1 and "would hold more than" in report.error and "\n" not in report.error
+    monkeypatch.setattr(verify_bound, "MAX_PENDING", peak)
     assert _check(doc).valid
 
 
