@@ -626,6 +626,68 @@ def _invalid():
         "gzip data decompresses to more than 134217728 bytes"
     yield "huge-bound-not-refuted.json", text.replace('"bound":3', '"bound":' + "9" * 100).replace(
         '"worst_case":3', '"worst_case":' + "9" * 100).encode(), 1, "node 0 (bound " + "9" * 100
+    yield from _shortcuts()
+
+
+def _shortcuts():
+    """Shortcuts combined (tests/bound_attack.py attacks them together): same_as cycles, same_as
+    into an orbit of interchangeable colours (the target refuted through the orbit's lowest code,
+    itself a same_as), vacuous nodes (past max_guesses) used where they are not vacuous."""
+    d = dumps
+    # A cycle: g same_as H and H same_as g.
+    doc = _copy("worst-3x3-symmetric")
+    guesses = doc["nodes"][0]["guesses"]
+    g, e = _first_entry(doc, 0, "same")
+    h, P = e["same_as"], (tuple(e["perm"]["pegs"]), tuple(e["perm"]["colors"]))
+    guesses[h] = {"perm": _perm_json(Tiny.inverse(P)), "same_as": g}
+    first, second = sorted((g, h))  # (the checker reports the first in code order)
+    yield "same-as-cycle.json", d(doc), 1, f"guess {first} same_as {second}: {second} has a same_as entry itself"
+    # The issue's exploit: every colour interchangeable at the root, and every lowest code of an
+    # orbit same_as its image under a swap of two colours (whose lowest code is itself): one node
+    # "proving" any bound. 3x2: the lowest codes are 000, 001, 010, 011.
+    guesses = {}
+    for code in ("000", "001", "010", "011"):
+        image = code.translate(str.maketrans("01", "10"))
+        guesses[code] = {"perm": {"colors": [1, 0], "pegs": [0, 1, 2]}, "same_as": image}
+    doc = {"claims": {"worst_case": 9}, "format": FORMAT, "game": {"colors": 2, "pegs": 3, "repetition": True},
+           "nodes": [{"bound": 9, "guesses": guesses, "interchangeable": [[0, 1]]}], "version": 1}
+    yield ("same-as-into-an-orbit.json", d(doc), 1, "guess 000 same_as 111: 111 (through interchangeable "
+           "colours, 000) has a same_as entry itself: a same_as target must be refuted by its own partition")
+    # The same inside a proof: at a node with interchangeable colours [2, 3, 4, 5], a children entry
+    # of a lowest code replaced by same_as its image under the swap of 2 and 3 (no entry there).
+    doc = _copy("total-2x6-interchangeable")
+    at = next(i for i, n in enumerate(doc["nodes"]) if n.get("interchangeable") == [[2, 3, 4, 5]] and
+              "02" in n.get("guesses", {}))
+    doc["nodes"][at]["guesses"]["02"] = {"perm": {"colors": [0, 1, 3, 2, 4, 5], "pegs": [0, 1]}, "same_as": "03"}
+    yield ("same-as-into-an-orbit-in-a-proof.json", d(doc), 1, f"node {at} (bound {doc['nodes'][at]['bound']}) "
+           "at 01 -(1,0)->: guess 02 same_as 03: 03 (through interchangeable colours, 02) has a same_as entry itself")
+    # A target with no entry whose lowest code is another guess's same_as: 001 same_as 211 (pegs
+    # rotated, colours renamed), 211's lowest code 011 is same_as 101 (whose lowest code, 010, is
+    # refuted directly). Worst case 3 for 3x3 holds by counting alone: only same_as rules can fail.
+    doc = {"claims": {"worst_case": 3}, "format": FORMAT, "game": {"colors": 3, "pegs": 3, "repetition": True},
+           "nodes": [{"bound": 3, "interchangeable": [[0, 1, 2]], "guesses": {
+               "001": {"perm": {"colors": [1, 2, 0], "pegs": [1, 2, 0]}, "same_as": "211"},
+               "011": {"perm": {"colors": [0, 1, 2], "pegs": [1, 0, 2]}, "same_as": "101"}}}], "version": 1}
+    yield ("same-as-target-lowest-code-is-same-as.json", d(doc), 1,
+           "guess 001 same_as 211: 211 (through interchangeable colours, 011) has a same_as entry itself")
+    # Vacuous nodes (past max_guesses: any bound holds) where they are not vacuous: a child of
+    # the root (3 guesses left) with a huge bound.
+    doc = _copy("total-3x3-max4")
+    g, e = _first_entry(doc, 0, "children")
+    doc["nodes"].append({"bound": 10 ** 6})
+    e[next(iter(e))] = len(doc["nodes"]) - 1
+    doc["nodes"][0]["bound"] = doc["claims"]["total"] = 10 ** 6
+    yield ("vacuous-bound-not-vacuous.json", d(doc), 1,
+           "node 0 (bound 1000000) at root: guess 000 is not refuted")
+    # ... and a node reached at the limit (depth 2 of 2: vacuous) also used by the root (depth 1).
+    swap = {"colors": [1, 0], "pegs": [0, 1]}
+    doc = {"claims": {"max_guesses": 2, "total": 10 ** 6}, "format": FORMAT,
+           "game": {"colors": 2, "pegs": 2, "repetition": True},
+           "nodes": [{"bound": 10 ** 6, "guesses": {"00": {"0,0": 1}, "11": {"0,0": {"node": 2, "perm": swap}}}},
+                     {"bound": 1, "guesses": {"00": {"0,0": 2}}},
+                     {"bound": 10 ** 6}], "version": 1}
+    yield ("vacuous-node-at-two-depths.json", d(doc), 1,
+           "node 2 is reached at depth 2 here and at depth 1")
 
 
 def _same_as_not_invariant():

@@ -1,0 +1,651 @@
+"""A second, independent checker of lower-bound certificates, and an exhaustive oracle, for tests.
+
+Written from docs/lower-bound-format.md ("Nodes", "Candidate sets", "What a bound means", "What the
+checker does", "Counting bounds", "Interchangeable colours") and the fixed same_as rule (a same_as
+target must be refuted by its own partition), not from certify/verify_bound.py's code. It uses the
+standard library only and imports nothing from ``certify``: its own code enumeration, feedback
+rule, JSON reading, permutations and counting bounds.
+
+Why it can be trusted (for the small games of the tests):
+
+* it is short and literal: sets are ``frozenset``s of code strings, a class is a set comprehension
+  ``{s in S: feedback(g, s) == key}``, every code of the game is enumerated by this module and
+  looked at at every node (no array tricks, no merging of guesses, no cached verdicts);
+* the only shortcut it takes is the format's own whole-node counting rule, whose proof is in the
+  format document (and which the oracle below checks independently on small games);
+* ``optimum`` is a plain memoised minimax / min-sum over *every* code of the game as a guess; the
+  only pruning is (a) skipping a guess whose partition is the single class S (it leads back to the
+  same state, so it never helps), (b) trying once each distinct partition (the value of a guess
+  depends only on its non-winning classes and whether it wins), and (c) abandoning a guess as soon
+  as its partial value already reaches the best found (values are exact and non-negative, so the
+  minimum is unchanged). ``true_bounds`` compares every node's bound with the oracle on its set.
+
+Oracle limit: games of at most ``ORACLE_MAX_CODES`` codes (2x2..2x8, 3x2..3x4, 3x4/3x5 without
+repetition, 4x3 when the sets are small); ``optimum`` refuses larger games.
+"""
+
+from __future__ import annotations
+
+import gzip
+import itertools
+import json
+import math
+import re
+import zlib
+
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+FORMAT = "mastermind-lower-bound-certificate"
+MAX_BYTES = 128 << 20  # input size, also after gzip decompression (the format's limit)
+MAX_CODES = 10_000  # the format's game-size limit
+MAX_INT_DIGITS = 100
+MAX_META_DEPTH = 32
+ORACLE_MAX_CODES = 81
+_KEY = re.compile(r"(0|[1-9][0-9]*),(0|[1-9][0-9]*)")
+
+
+class Invalid(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------------------------------
+# Game: codes, feedback, counting bounds
+
+
+def codes_of(pegs: int, colors: int, repetition: bool) -> list[str]:
+    """Every code, in code order (base-colors numbers: itertools.product is lexicographic)."""
+    out = []
+    for digits in itertools.product(ALPHABET[:colors], repeat=pegs):
+        if repetition or len(set(digits)) == pegs:
+            out.append("".join(digits))
+    return out
+
+
+def feedback(g: str, s: str) -> tuple[int, int]:
+    black = sum(1 for a, b in zip(g, s) if a == b)
+    common = sum(min(g.count(c), s.count(c)) for c in set(g))
+    return black, common - black
+
+
+class Feedback:
+    """feedback() for one game, with each code's colour counts computed once (same rule)."""
+
+    def __init__(self, codes, colors):
+        self.counts = {x: tuple(x.count(c) for c in ALPHABET[:colors]) for x in codes}
+
+    def __call__(self, g: str, s: str) -> tuple[int, int]:
+        black = sum(map(str.__eq__, g, s))
+        return black, sum(map(min, self.counts[g], self.counts[s])) - black
+
+
+def b_of(pegs: int, colors: int, repetition: bool) -> int:
+    low = 0 if repetition else max(0, 2 * pegs - colors)
+    pairs = sum(1 for B in range(pegs + 1) for W in range(pegs + 1) if low <= B + W <= pegs)
+    return pairs - 2
+
+
+def N(b: int, k: int) -> int:
+    """The most secrets solvable within k guesses (0 for k <= 0)."""
+    n = 0
+    for _ in range(max(k, 0)):
+        n = 1 + b * n
+    return n
+
+
+def more_than_N(b: int, n: int, k: int) -> bool:
+    """n > N(k), without computing N(k) for huge k: b >= 1 in every game, so N(k) >= k, and
+    k >= n gives N(k) >= n."""
+    assert b >= 1
+    return k < n and n > N(b, k)
+
+
+def count_worst(b: int, n: int) -> int:
+    k = 0
+    while N(b, k) < n:
+        k += 1
+    return k
+
+
+def count_total(b: int, n: int) -> int:
+    total, depth, level, left = 0, 1, 1, n
+    while left > 0:
+        placed = min(level, left)
+        total += placed * depth
+        left -= placed
+        depth += 1
+        level *= b
+    return total
+
+
+def apply_perm(perm, x: str) -> str:
+    sigma, tau = perm
+    y = [""] * len(x)
+    for i, ch in enumerate(x):
+        y[sigma[i]] = ALPHABET[tau[ALPHABET.index(ch)]]
+    return "".join(y)
+
+
+def invert_perm(perm):
+    sigma, tau = perm
+    si, ti = [0] * len(sigma), [0] * len(tau)
+    for i, v in enumerate(sigma):
+        si[v] = i
+    for i, v in enumerate(tau):
+        ti[v] = i
+    return tuple(si), tuple(ti)
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON reading
+
+
+class _Float:
+    """A JSON number written with a fraction or an exponent: never an integer."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+def _pairs(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise Invalid(f"duplicate key {k!r}")
+        out[k] = v
+    return out
+
+
+def _parse_int(text):
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise Invalid(f"integer of {len(text.lstrip('-'))} digits")
+    return int(text)
+
+
+def _parse_float(text):
+    if math.isinf(float(text)):
+        raise Invalid(f"number {text} is out of range")
+    return _Float(text)
+
+
+def _parse_constant(text):
+    raise Invalid(f"{text} is not a JSON number")
+
+
+def _lone_surrogate(s: str) -> bool:
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in s)
+
+
+def _scan(value, depth=0, meta=False):
+    """Refuse lone surrogates anywhere, and metadata nested deeper than MAX_META_DEPTH."""
+    stack = [(value, depth)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, str):
+            if _lone_surrogate(v):
+                raise Invalid("lone surrogate")
+        elif isinstance(v, (dict, list)):
+            if meta and d >= MAX_META_DEPTH:
+                raise Invalid("metadata nested too deep")
+            if isinstance(v, dict):
+                for k, item in v.items():
+                    if _lone_surrogate(k):
+                        raise Invalid("lone surrogate")
+                    stack.append((item, d + 1))
+            else:
+                stack.extend((item, d + 1) for item in v)
+
+
+def load(raw: bytes):
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            out = d.decompress(raw, MAX_BYTES + 1)
+            if len(out) > MAX_BYTES or d.unconsumed_tail:
+                raise Invalid("gzip data decompresses to too many bytes")
+            if not d.eof:
+                raise Invalid("corrupt gzip data")
+            raw = out
+        except zlib.error:
+            raise Invalid("corrupt gzip data") from None
+    if len(raw) > MAX_BYTES:
+        raise Invalid("file too big")
+    if not raw.strip():
+        raise Invalid("empty file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Invalid("not UTF-8 text") from None
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_int=_parse_int,
+                          parse_float=_parse_float, parse_constant=_parse_constant)
+    except RecursionError:
+        raise Invalid("JSON nested too deeply") from None
+    except ValueError as e:  # json.JSONDecodeError, int() digit limits
+        raise Invalid(f"not valid JSON: {e}") from None
+
+
+def _int(v, where, low=None):
+    if type(v) is not int:
+        raise Invalid(f"{where}: expected integer, got {type(v).__name__}")
+    if low is not None and v < low:
+        raise Invalid(f"{where}: must be >= {low}")
+    return v
+
+
+def _obj(v, where, required, optional=()):
+    if type(v) is not dict:
+        raise Invalid(f"{where}: expected object")
+    for k in v:
+        if k not in required and k not in optional:
+            raise Invalid(f"{where}: unknown field {k!r}")
+    for k in required:
+        if k not in v:
+            raise Invalid(f"{where}: missing field {k!r}")
+    return v
+
+
+def _perm(v, pegs, colors, where):
+    _obj(v, where, ("pegs", "colors"))
+    out = []
+    for name, n in (("pegs", pegs), ("colors", colors)):
+        lst = v[name]
+        if type(lst) is not list or any(type(x) is not int for x in lst) or sorted(lst) != list(range(n)):
+            raise Invalid(f"{where}.{name}: not a permutation of 0..{n - 1}")
+        out.append(tuple(lst))
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# The checker
+
+
+class Result:
+    """The verdict, and what was computed on the way (a plain class: the module may be loaded from
+    its file path without being in sys.modules)."""
+
+    def __init__(self, valid: bool = False) -> None:
+        self.valid: bool = valid
+        self.reason: str | None = None
+        self.sets: list | None = None  # each node's set (None where not reached, when invalid)
+        self.depths: list | None = None
+        self.game: tuple | None = None  # (pegs, colors, repetition)
+        self.claims: dict = {}
+        self.bounds: list | None = None  # each node's bound, once the nodes' shapes are checked
+
+    def __repr__(self) -> str:
+        return f"Result(valid={self.valid}, reason={self.reason!r}, game={self.game}, claims={self.claims})"
+
+
+def check(doc_or_bytes) -> Result:
+    """Check a lower-bound certificate (bytes, plain or gzip JSON, or an already-parsed dict)."""
+    result = Result(valid=False)
+    try:
+        _check(doc_or_bytes, result)
+    except Invalid as e:
+        result.valid, result.reason = False, str(e)
+    else:
+        result.valid, result.reason = True, None
+    return result
+
+
+def _check(doc_or_bytes, result: Result) -> None:
+    if isinstance(doc_or_bytes, (bytes, bytearray)):
+        doc = load(bytes(doc_or_bytes))
+    else:
+        doc = doc_or_bytes
+    if type(doc) is not dict:
+        raise Invalid("top level: expected object")
+    for k in ("format", "version", "game", "claims", "nodes"):
+        if k not in doc:
+            raise Invalid(f"top level: missing field {k!r}")
+    for k, v in doc.items():
+        if k not in ("format", "version", "game", "claims", "nodes"):
+            _scan(v, meta=True)
+    _scan([doc["format"], doc["version"], doc["game"], doc["claims"]])
+    if doc["format"] != FORMAT:
+        raise Invalid("format: wrong format")
+    if _int(doc["version"], "version") != 1:
+        raise Invalid("version: not 1")
+
+    game = _obj(doc["game"], "game", ("pegs", "colors", "repetition"))
+    pegs = _int(game["pegs"], "game.pegs", 1)
+    colors = _int(game["colors"], "game.colors", 2)
+    rep = game["repetition"]
+    if colors > 36:
+        raise Invalid("game.colors: at most 36")
+    if type(rep) is not bool:
+        raise Invalid("game.repetition: expected boolean")
+    if not rep and pegs > colors:
+        raise Invalid("game: more pegs than colours without repetition")
+    count = 1
+    for k in range(pegs):  # (stops early: pegs may be huge)
+        count *= colors if rep else colors - k
+        if count > MAX_CODES:
+            break
+    if count > MAX_CODES:
+        raise Invalid(f"game: {count} codes is too many (resource limit)")
+    result.game = (pegs, colors, rep)
+
+    claims = doc["claims"]
+    if type(claims) is not dict:
+        raise Invalid("claims: expected object")
+    if set(claims) == {"worst_case"}:
+        kind, D = "worst", None
+        claim = _int(claims["worst_case"], "claims.worst_case", 1)
+    elif set(claims) == {"total"}:
+        kind, D = "total", None
+        claim = _int(claims["total"], "claims.total", 0)
+    elif set(claims) == {"total", "max_guesses"}:
+        kind = "total"
+        claim = _int(claims["total"], "claims.total", 0)
+        D = _int(claims["max_guesses"], "claims.max_guesses", 1)
+    else:
+        raise Invalid("claims: exactly one of worst_case, total, total + max_guesses")
+    result.claims = dict(claims)
+
+    nodes = doc["nodes"]
+    if type(nodes) is not list or not nodes:
+        raise Invalid("nodes: expected a non-empty array")
+    _scan(nodes)
+
+    codes = codes_of(pegs, colors, rep)
+    code_set = frozenset(codes)
+    b = b_of(pegs, colors, rep)
+    win = (pegs, 0)
+    fb_of = Feedback(codes, colors)
+
+    # Shape of every node first (a malformed node anywhere makes the file invalid).
+    parsed = []
+    for i, node in enumerate(nodes):
+        where = f"node {i}"
+        _obj(node, where, ("bound",), ("guesses", "interchangeable"))
+        d = _int(node["bound"], f"{where}.bound", 0)
+        entries = {}
+        guesses = node.get("guesses", {})
+        if type(guesses) is not dict:
+            raise Invalid(f"{where}.guesses: expected object")
+        for g, entry in guesses.items():
+            if g not in code_set:
+                raise Invalid(f"{where}: guess {g!r} is not a code of the game")
+            if type(entry) is not dict:
+                raise Invalid(f"{where}: guess {g!r}: expected object")
+            if not entry:
+                raise Invalid(f"{where}: guess {g!r}: empty entry")
+            if "same_as" in entry:
+                _obj(entry, f"{where}: guess {g!r}", ("same_as", "perm"))
+                h = entry["same_as"]
+                if type(h) is not str or h not in code_set:
+                    raise Invalid(f"{where}: guess {g!r}.same_as: not a code of the game")
+                entries[g] = ("same", h, _perm(entry["perm"], pegs, colors, f"{where}: guess {g!r}.perm"))
+            else:
+                children = []
+                for key, ref in entry.items():
+                    m = _KEY.fullmatch(key)
+                    if not m:
+                        raise Invalid(f"{where}: guess {g!r}: malformed feedback key {key!r}")
+                    fb = (int(m.group(1)), int(m.group(2)))
+                    if fb == win:
+                        raise Invalid(f"{where}: guess {g!r}: key {key!r} is the win")
+                    if type(ref) is int:
+                        j, perm = ref, None
+                    else:
+                        _obj(ref, f"{where}: guess {g!r}: {key}", ("node", "perm"))
+                        j = _int(ref["node"], f"{where}: guess {g!r}: {key}.node")
+                        perm = _perm(ref["perm"], pegs, colors, f"{where}: guess {g!r}: {key}.perm")
+                    if not i < j < len(nodes):
+                        raise Invalid(f"{where}: guess {g}: reference to node {j}: must point forward")
+                    children.append((key, fb, j, perm))
+                entries[g] = ("children", children)
+        blocks = []
+        if "interchangeable" in node:
+            lists = node["interchangeable"]
+            if type(lists) is not list:
+                raise Invalid(f"{where}.interchangeable: expected array")
+            used = set()
+            for L in lists:
+                if (type(L) is not list or len(L) < 2 or any(type(c) is not int for c in L)
+                        or any(not 0 <= c < colors for c in L) or any(a >= b_ for a, b_ in zip(L, L[1:]))
+                        or used & set(L)):
+                    raise Invalid(f"{where}.interchangeable: bad colour list {L!r}")
+                used |= set(L)
+                blocks.append(tuple(L))
+        parsed.append((d, entries, blocks))
+
+    result.bounds = [p[0] for p in parsed]
+    if parsed[0][0] != claim:
+        raise Invalid(f"node 0 (the root): bound {parsed[0][0]} is not the claimed {claim}")
+
+    sets: list = [None] * len(nodes)
+    depths: list = [None] * len(nodes)
+    sets[0], depths[0] = frozenset(codes), 0
+    result.sets, result.depths = sets, depths  # filled as the nodes are checked
+
+    def canon(g: str, blocks) -> str:
+        rename = {}
+        for L in blocks:
+            seen = [c for c in dict.fromkeys(ALPHABET.index(ch) for ch in g) if c in L]
+            rename.update(zip(seen, L))
+        return "".join(ALPHABET[rename.get(ALPHABET.index(ch), ALPHABET.index(ch))] for ch in g)
+
+    for i, (d, entries, blocks) in enumerate(parsed):
+        S = sets[i]
+        if S is None:
+            raise Invalid(f"node {i}: not referenced by any earlier node")
+        r = D - depths[i] if D is not None else None
+        size = len(S)
+
+        # Interchangeable colours: every neighbour swap maps S onto S.
+        for L in blocks:
+            for a, c in zip(L, L[1:]):
+                tau = list(range(colors))
+                tau[a], tau[c] = c, a
+                P = (tuple(range(pegs)), tuple(tau))
+                if frozenset(apply_perm(P, x) for x in S) != S:
+                    raise Invalid(f"node {i}: interchangeable colours {a} and {c}: swapping them "
+                                  "does not map the node's set onto itself")
+
+        # References of every children entry (guesses in code order, keys in file order).
+        for g in sorted(entries):
+            entry = entries[g]
+            if entry[0] != "children":
+                continue
+            seen_keys = set()
+            for key, fb, j, perm in entry[1]:
+                if fb in seen_keys:  # (cannot happen after the duplicate-key check; kept literal)
+                    raise Invalid(f"node {i}: guess {g}: class {key} twice")
+                seen_keys.add(fb)
+                C = frozenset(s for s in S if fb_of(g, s) == fb)
+                if not C:
+                    raise Invalid(f"node {i}: guess {g}, class {key}: no secret of the node gives this feedback")
+                target = C if perm is None else frozenset(apply_perm(invert_perm(perm), x) for x in C)
+                if sets[j] is None:
+                    sets[j], depths[j] = target, depths[i] + 1
+                else:
+                    if sets[j] != target:
+                        raise Invalid(f"node {i}: guess {g}, class {key}: node {j} does not stand for the class")
+                    if D is not None and depths[j] != depths[i] + 1:
+                        raise Invalid(f"node {j} is reached at depth {depths[i] + 1} here and at depth {depths[j]}")
+
+        # Whole-node counting.
+        if kind == "worst":
+            holds = d <= 1 or more_than_N(b, size, d - 1)
+        else:
+            holds = count_total(b, size) >= d or (r is not None and more_than_N(b, size, r))
+
+        def direct(g: str) -> bool:
+            """g refuted by its own partition, valued by counting and by g's own children."""
+            if holds:
+                return True
+            entry = entries.get(g)
+            refs = {}
+            if entry is not None and entry[0] == "children":
+                refs = {fb: parsed[j][0] for _, fb, j, _ in entry[1]}
+            classes = {}
+            for s in S:
+                fb = fb_of(g, s)
+                if fb != win:
+                    classes[fb] = classes.get(fb, 0) + 1
+            if kind == "worst":
+                if d <= 1:
+                    return True
+                best = max((max(count_worst(b, n), refs.get(fb, 0)) for fb, n in classes.items()), default=0)
+                return best >= d - 1
+            if r is not None and any(more_than_N(b, n, r - 1) for n in classes.values()):
+                return True
+            return size + sum(max(count_total(b, n), refs.get(fb, 0)) for fb, n in classes.items()) >= d
+
+        # Every children entry refutes its own guess directly (unless counting settles the node).
+        for g in sorted(entries):
+            if entries[g][0] == "children" and not direct(g):
+                raise Invalid(f"node {i} (bound {d}): guess {g} is not refuted")
+        # Every same_as entry: P(g) = H, P(S) = S, and its target is refuted directly.
+        for g in sorted(entries):
+            entry = entries[g]
+            if entry[0] != "same":
+                continue
+            _, h, P = entry
+            t = h if h in entries else canon(h, blocks)
+            if entries.get(t, ("",))[0] == "same":
+                raise Invalid(f"node {i}: guess {g} same_as {h}: {t} has a same_as entry itself")
+            if apply_perm(P, g) != h:
+                raise Invalid(f"node {i}: guess {g} same_as {h}: the permutation maps {g} to {apply_perm(P, g)}")
+            if frozenset(apply_perm(P, x) for x in S) != S:
+                raise Invalid(f"node {i}: guess {g} same_as {h}: the permutation does not map the node's set onto itself")
+            if not direct(t):
+                raise Invalid(f"node {i} (bound {d}): guess {g} same_as {h}: {t} is not refuted")
+        # Every code of the game: refuted through canon(g) (an entry there was checked above).
+        if not holds:
+            for g in codes:
+                c = canon(g, blocks)
+                if c in entries:
+                    continue  # its children refute it directly, or its same_as was checked
+                if g in entries:
+                    continue  # checked above
+                if not direct(c):
+                    raise Invalid(f"node {i} (bound {d}): guess {g} is not refuted")
+
+
+# --------------------------------------------------------------------------------------------------
+# The oracle: exact optima by exhaustive search
+
+
+class _Oracle:
+    def __init__(self, pegs, colors, rep):
+        self.codes = codes_of(pegs, colors, rep)
+        if len(self.codes) > ORACLE_MAX_CODES:
+            raise ValueError(f"{len(self.codes)} codes: the oracle is limited to {ORACLE_MAX_CODES}")
+        self.index = {c: k for k, c in enumerate(self.codes)}
+        win = (pegs, 0)
+        # masks[g] = (bit of g, [mask of the codes s with feedback(g, s) = f, for each non-win f])
+        self.masks = []
+        for g in self.codes:
+            by = {}
+            for k, s in enumerate(self.codes):
+                fb = feedback(g, s)
+                if fb != win:
+                    by[fb] = by.get(fb, 0) | (1 << k)
+            self.masks.append((1 << self.index[g], list(by.values())))
+        self.worst_memo = {}
+        self.total_memo = {}
+
+    def options(self, S: int):
+        """Distinct (wins, non-winning classes) of the guesses at S, skipping the useless ones."""
+        seen = set()
+        out = []
+        for bit, ms in self.masks:
+            classes = tuple(sorted(c for c in (S & m for m in ms) if c))
+            wins = bool(S & bit)
+            if not wins and classes == (S,):
+                continue  # the same state again: never helps
+            key = (wins, classes)
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+        return out
+
+    def worst(self, S: int) -> int:
+        if S == 0:
+            return 0
+        if S & (S - 1) == 0:
+            return 1
+        got = self.worst_memo.get(S)
+        if got is not None:
+            return got
+        best = math.inf
+        for wins, classes in self.options(S):
+            value = 1 if wins else 0
+            for C in sorted(classes, key=lambda c: -c.bit_count()):
+                if value >= best:
+                    break
+                value = max(value, 1 + self.worst(C))
+            best = min(best, value)
+        self.worst_memo[S] = best
+        return best
+
+    def total(self, S: int, r) -> float:
+        if S == 0:
+            return 0
+        if r is not None and r <= 0:
+            return math.inf
+        n = S.bit_count()
+        if n == 1:
+            return 1
+        key = (S, r)
+        got = self.total_memo.get(key)
+        if got is not None:
+            return got
+        best = math.inf
+        nr = None if r is None else r - 1
+        for _, classes in self.options(S):
+            value = n
+            for C in sorted(classes, key=lambda c: -c.bit_count()):
+                if value >= best:
+                    break
+                value += self.total(C, nr)
+            best = min(best, value)
+        self.total_memo[key] = best
+        return best
+
+
+_ORACLES: dict = {}
+
+
+def _oracle(pegs, colors, repetition) -> _Oracle:
+    key = (pegs, colors, bool(repetition))
+    if key not in _ORACLES:
+        _ORACLES[key] = _Oracle(*key)
+    return _ORACLES[key]
+
+
+def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | None = None):
+    """The exact optimum over all strategies (guessing any code of the game) starting from S:
+    kind "worst": the least worst-case number of guesses; "total": the least sum of guesses over
+    S (among the strategies solving every secret within r guesses when r is given; math.inf when
+    there is none)."""
+    o = _oracle(pegs, colors, repetition)
+    mask = 0
+    for s in S:
+        mask |= 1 << o.index[s]
+    if kind == "worst":
+        return o.worst(mask)
+    if kind == "total":
+        return o.total(mask, r)
+    raise ValueError(f"kind must be 'worst' or 'total', got {kind!r}")
+
+
+def true_bounds(result: Result) -> list:
+    """For a valid result on a small game: the nodes whose bound exceeds the exact optimum of their
+    set (with r = D - depth for max_guesses proofs), as (node, bound, optimum); empty = all true."""
+    if not result.valid:
+        raise ValueError("true_bounds needs a valid result")
+    pegs, colors, rep = result.game
+    claims = result.claims
+    kind = "worst" if "worst_case" in claims else "total"
+    D = claims.get("max_guesses")
+    bounds = result.bounds
+    out = []
+    for i, (S, depth) in enumerate(zip(result.sets, result.depths)):
+        r = None if D is None else D - depth
+        opt = optimum(pegs, colors, rep, S, kind, r)
+        if bounds[i] > opt:
+            out.append((i, bounds[i], opt))
+    return out
