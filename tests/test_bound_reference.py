@@ -222,8 +222,15 @@ def test_corpus_parsed_and_gzip_inputs_agree():
 
 def _committed():
     index = json.loads((BOUNDS / "index.json").read_text())
-    return [pytest.param(p["file"], marks=pytest.mark.skip(reason=SLOW[p["file"]])) if p["file"] in SLOW
-            else p["file"] for p in index["proofs"]]
+    # The proofs in SLOW are left out (each with its reason: pure Python at their size takes minutes);
+    # make verify checks them with the trusted checker.
+    return [p["file"] for p in index["proofs"] if p["file"] not in SLOW]
+
+
+def test_only_the_big_committed_proofs_are_left_out():
+    index = json.loads((BOUNDS / "index.json").read_text())
+    assert set(SLOW) <= {p["file"] for p in index["proofs"]}
+    assert len(_committed()) >= len(index["proofs"]) - len(SLOW) >= 20
 
 
 @pytest.mark.parametrize("name", _committed())
