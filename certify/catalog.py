@@ -44,6 +44,7 @@ CATALOG: list[tuple[str, str, int, int, bool, dict]] = [
     ("knuth-4x7.json", "knuth", 4, 7, True, {}),
     ("knuth-4x10-norep.json", "knuth", 4, 10, False, {}),
     ("knuth-5x8.json.gz", "knuth", 5, 8, True, {}),
+    ("knuth-4x8.json.gz", "knuth", 4, 8, True, {}),  # at most 6 guesses: meets worst-case-4x8
 ]
 
 #: Strategies of the exact search (least total, see certificates/bounds/): built with their
@@ -61,6 +62,8 @@ CATALOG += [
         ("4x5-norep", 4, 5, False), ("4x6-norep", 4, 6, False), ("4x6", 4, 6, True), ("4x6-max5", 4, 6, True), ("4x7", 4, 7, True),
         ("4x10-norep", 4, 10, False), ("2x5-max4", 2, 5, True),
         ("2x7-max5", 2, 7, True), ("4x4-max4", 4, 4, True), ("4x4-norep-max5", 4, 4, False),
+        ("4x7-norep", 4, 7, False), ("4x8-norep", 4, 8, False), ("4x9-norep", 4, 9, False),
+        ("4x9-norep-max6", 4, 9, False),
     ]
 ]
 
