@@ -1,9 +1,37 @@
 """certify: Mastermind strategies as machine-checked proof certificates.
 
-Importing the package is cheap: submodules (numpy-based builder, verifier,
+The public Python API (``certify.api``, documented in the README's "Python API")::
+
+    import certify
+    cert = certify.build_certificate("knuth", pegs=4, colors=6)   # built, then verified
+    cert.stats()                                                  # the distribution table
+    certify.verify_certificate("certificates/knuth-4x6.json")     # the verifier's report
+
+Importing the package is cheap: the API and the submodules (numpy-based builder, verifier,
 renderer) are imported only when used.
 """
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+# The API's names, found in certify.api when first used (module __getattr__, PEP 562).
+_API = ("Certificate", "Bound", "Report", "Optimality", "Explanation", "Hint", "WeightTable",
+        "InvalidCertificate", "build_certificate", "load", "verify_certificate", "stats", "explain",
+        "hint_after", "bound", "build_optimal", "verify_optimality")
+
+__all__ = ["__version__", "CertifyError", *_API]
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    if name == "CertifyError":
+        from .errors import CertifyError
+
+        return CertifyError
+    raise AttributeError(f"module 'certify' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

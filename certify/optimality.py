@@ -52,6 +52,11 @@ def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None):
         report = verify.Report(path)
         report.status, report.error = verify.EXIT_INVALID, str(e)
         return STRATEGY, report
+    return check_bytes(raw, path, max_guesses, keep, progress)
+
+
+def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progress=None):
+    """(kind, report) of bytes already read (``path`` names them in the report)."""
     kind = kind_of(raw)
     report = _check(kind, raw, path, max_guesses, keep, progress)
     if not report.valid and (report.error or "").startswith("format: expected") and _OTHER[kind] in report.error:

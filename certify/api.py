@@ -1,0 +1,728 @@
+"""The public Python API: certificates, reports, hints and lower bounds as values that show
+themselves in Jupyter.
+
+Everything here comes from what a trusted checker accepted: a :class:`Certificate` holds the
+bytes the independent verifier (``certify/verify.py``) read and the very document it parsed from
+them, and its numbers are the verifier's replay, not the file's claims; a :class:`Bound` holds
+the bytes the lower-bound checker (``certify/verify_bound.py``) accepted. The functions call the
+same library code as the CLI's commands. They raise :class:`~certify.errors.CertifyError` (one
+line, fit to show) and never print or exit.
+
+Three names differ from the CLI's commands because ``certify.build``, ``certify.verify`` and
+``certify.hint`` are modules of the package: :func:`build_certificate`, :func:`verify_certificate`
+and :func:`hint_after`.
+
+Display: ``_repr_html_`` (and ``_repr_mimebundle_``, ``_repr_svg_`` for a certificate) as
+python-chess does for boards. Text from a file is escaped (:func:`certify.text.shown`, then HTML).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+
+from .errors import CertifyError, Infeasible
+from .text import shown
+
+__all__ = ["Certificate", "Bound", "Report", "Optimality", "Explanation", "Hint", "WeightTable",
+           "InvalidCertificate", "build_certificate", "load", "verify_certificate", "stats", "explain",
+           "hint_after", "bound", "build_optimal", "verify_optimality"]
+
+#: The interactive page is embedded in a certificate's notebook display up to this many characters.
+PAGE_INLINE = 2_000_000
+#: A weight table's HTML shows at most this many rows (a whole 4x6 table has 1296).
+HTML_ROWS = 200
+
+_STATS_COLUMNS = ("guesses", "count", "frequency_pct", "cumulative_pct")
+
+
+class InvalidCertificate(CertifyError):
+    """A checker refused the bytes (or the file could not be read); ``report`` says why."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__(report.line)
+        self.report = report
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def _e(value, limit: int | None = None) -> str:
+    """Text from a file, fit for HTML: control characters escaped, then markup."""
+    return html.escape(shown(value, limit))
+
+
+def _table(header, rows, right_from: int = 0, strong=()) -> str:
+    """An HTML table of already escaped cells; columns from ``right_from`` on are right-aligned,
+    the rows whose index is in ``strong`` are bold."""
+    def cells(tag, row, bold=False):
+        out = []
+        for i, cell in enumerate(row):
+            style = ' style="text-align:right"' if i >= right_from else ' style="text-align:left"'
+            out.append(f"<{tag}{style}>{'<b>' + cell + '</b>' if bold and cell else cell}</{tag}>")
+        return "".join(out)
+
+    body = "".join(f"<tr>{cells('td', row, i in strong)}</tr>" for i, row in enumerate(rows))
+    return f"<table><thead><tr>{cells('th', header)}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _frame(records: list[dict], as_frame, columns):
+    """``records``, or a pandas DataFrame of them: when asked, or (``as_frame=None``) when pandas
+    can be imported."""
+    if as_frame is False:
+        return records
+    try:
+        import pandas
+    except ImportError:
+        if as_frame:
+            raise CertifyError("as_frame=True needs pandas ('pip install pandas')") from None
+        return records
+    return pandas.DataFrame.from_records(records, columns=list(columns))
+
+
+def _game(pegs, colors, no_repetition):
+    from .game import Game
+
+    game = Game(pegs, colors, not no_repetition)
+    game.check_size()
+    return game
+
+
+def _positive(value, name: str):
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise CertifyError(f"{name} must be an integer >= 1, got {shown(repr(value), 40)}")
+    return value
+
+
+def _plain(data: bytes) -> bytes:
+    """The JSON bytes the verifier parsed (its own gunzip, so the very same bytes)."""
+    from . import verify
+
+    return verify._gunzip(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def _read(source) -> tuple[bytes, str, str | None]:
+    """(bytes, name, path or None) of a path or bytes, read once."""
+    from . import verify
+
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), "<bytes>", None
+    if not isinstance(source, (str, os.PathLike)):
+        raise CertifyError(f"expected a certificate, a path or bytes, got {type(source).__name__}")
+    try:
+        return verify.read_input(source), os.fspath(source), os.fspath(source)
+    except verify.Unreadable as e:
+        raise CertifyError(f"cannot read {shown(os.fspath(source))}: {e}") from None
+    except verify.Invalid as e:
+        raise CertifyError(f"{shown(os.fspath(source))}: {e}") from None
+
+
+def _checked(data: bytes, name: str, path=None):
+    """A Certificate or a Bound of bytes a trusted checker accepted; else InvalidCertificate."""
+    from .optimality import STRATEGY, check_bytes
+
+    kind, report = check_bytes(data, name, keep=True)
+    if not report.valid:
+        raise InvalidCertificate(Report(report, kind))
+    return Certificate(data, report, path) if kind == STRATEGY else Bound(data, report, path)
+
+
+def _strategy(source) -> Certificate:
+    cert = source if isinstance(source, Certificate) else load(source)
+    if not isinstance(cert, Certificate):
+        raise CertifyError(f"{shown(cert.file)} is a lower-bound certificate, not a strategy certificate")
+    return cert
+
+
+def _bound(source) -> Bound:
+    proof = source if isinstance(source, Bound) else load(source)
+    if not isinstance(proof, Bound):
+        raise CertifyError(f"{shown(proof.file)} is a strategy certificate, not a lower-bound certificate")
+    return proof
+
+
+def _game_text(game: dict) -> str:
+    from .report import game_text
+
+    return game_text(game)
+
+
+# -- values -------------------------------------------------------------------------------------
+
+class Report:
+    """A trusted checker's verdict on one file: ``kind`` ('strategy' or 'lower-bound'), ``valid``,
+    ``status`` ('valid', 'invalid', 'unusable'), ``error``, and what it replayed or proved."""
+
+    def __init__(self, report, kind: str) -> None:
+        self._report = report
+        self.kind = kind
+
+    valid = property(lambda self: self._report.valid, doc="whether the checker accepted the file")
+    exit_code = property(lambda self: self._report.status, doc="the CLI's exit code: 0, 1 or 2")
+    status = property(lambda self: ("valid", "invalid", "unusable")[self._report.status])
+    error = property(lambda self: self._report.error, doc="why the file was refused (None when valid)")
+    file = property(lambda self: self._report.file, doc="the file's name, as the checker shows it")
+    game = property(lambda self: self._report.game)
+    claims = property(lambda self: self._report.claims, doc="the file's claims (checked when valid)")
+    line = property(lambda self: self._report.line(), doc="the CLI's one line")
+
+    @property
+    def replayed(self) -> dict | None:
+        """A strategy's distribution as the verifier replayed it (None for a lower bound)."""
+        return getattr(self._report, "replayed", None)
+
+    @property
+    def statement(self) -> str | None:
+        """What a valid lower bound proves, in words (None otherwise)."""
+        return self._report.statement() if self.kind == "lower-bound" and self.valid else None
+
+    def to_json(self) -> dict:
+        """The checker's JSON report (as ``certify verify --json`` writes each result)."""
+        return dict(self._report.to_json(), kind=self.kind)
+
+    def __str__(self) -> str:
+        return self.line
+
+    def __repr__(self) -> str:
+        return f"<Report {self.file!r} {self.kind}: {self.status}>"
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.valid else "#cf222e"
+        checker = "certify/verify.py" if self.kind == "strategy" else "certify/verify_bound.py"
+        head = (f'<p><b style="color:{colour}">{self.status}</b> {_e(self.file)} '
+                f"<small>({html.escape(self.kind)} certificate, checked by {checker})</small></p>")
+        if not self.valid:
+            return f'<div class="certify-report">{head}<p>{_e(self.error)}</p></div>'
+        if self.kind == "lower-bound":
+            return f'<div class="certify-report">{head}<p>{_e(self.statement)}</p></div>'
+        r, c = self.replayed, self.claims
+        rows = [[label, str(c[key]), str(r[key])] for label, key in
+                (("secrets", "secrets"), ("max guesses", "max_guesses"), ("total guesses", "total_guesses"))]
+        rows.append(["mean"] + [f"{x['total_guesses'] / x['secrets']:.3f}" for x in (c, r)])
+        bound = self._report.max_guesses_bound
+        asked = "" if bound is None else f"<p>max guesses &lt;= {bound}, as asked</p>"
+        return (f'<div class="certify-report">{head}<p>{_e(_game_text(self.game))}, strategy '
+                f"{_e(self._report.strategy['name'], 80)}</p>"
+                f"{_table(['', 'claimed', 'replayed'], rows, 1)}{asked}</div>")
+
+
+class Certificate:
+    """A strategy certificate the independent verifier accepted.
+
+    ``data`` is the bytes it read (maybe gzipped), ``document`` the dict it parsed from them and
+    ``report`` its :class:`Report`. Numbers (``secrets``, ``total``, ``max``, ``distribution``)
+    are the verifier's replay. Make one with :func:`build_certificate` or :func:`load`."""
+
+    def __init__(self, data: bytes, report, path=None) -> None:
+        self.data = data
+        self._report = report
+        self._path = path
+        self._svg = None  # the default picture, drawn once: (svg or None, why not)
+
+    document = property(lambda self: self._report.document, doc="the verified document (a dict)")
+    file = property(lambda self: self._report.file, doc="where it came from, as the verifier names it")
+    report = property(lambda self: Report(self._report, "strategy"), doc="the verifier's report")
+    game = property(lambda self: dict(self.document["game"]), doc="{'pegs', 'colors', 'repetition'}")
+    strategy = property(lambda self: dict(self.document["strategy"]), doc="{'name', 'params', 'reference'}")
+    secrets = property(lambda self: self._report.replayed["secrets"])
+    total = property(lambda self: self._report.replayed["total_guesses"], doc="guesses over all secrets")
+    max = property(lambda self: self._report.replayed["max_guesses"], doc="the most guesses a secret needs")
+    mean = property(lambda self: self.total / self.secrets)
+
+    @property
+    def distribution(self) -> dict[int, int]:
+        """{guesses: secrets found with that many}, as replayed."""
+        return {int(k): v for k, v in self._report.replayed["histogram"].items()}
+
+    def stats(self, as_frame: bool | None = None):
+        """The distribution table (guesses, count, frequency_pct, cumulative_pct), one record per
+        number of guesses: a pandas DataFrame when ``as_frame`` (default: when pandas is installed),
+        else a list of dicts."""
+        hist, n = self.distribution, self.secrets
+        records, cumulative = [], 0
+        for k in range(1, self.max + 1):
+            cumulative += hist.get(k, 0)
+            records.append({"guesses": k, "count": hist.get(k, 0), "frequency_pct": 100 * hist.get(k, 0) / n,
+                            "cumulative_pct": 100 * cumulative / n})
+        return _frame(records, as_frame, _STATS_COLUMNS)
+
+    def explain(self, secret: str) -> Explanation:
+        """The game ``secret`` plays through the tree, guess by guess."""
+        from .report import explain_secret
+
+        if not isinstance(secret, str):
+            raise CertifyError(f"a secret is a code written as text (e.g. '3132'), "
+                               f"got {type(secret).__name__}")
+        lines, steps = explain_secret(self.document, secret)
+        return Explanation(secret.lower(), lines, steps)
+
+    def to_json(self) -> str:
+        """The JSON text the verifier checked (decompressed)."""
+        return _plain(self.data).decode("utf-8")
+
+    def save(self, path) -> None:
+        """Write the verified bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
+        from .files import write_output
+
+        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
+
+    def svg(self, depth: int | None = None, secret: str | None = None, at: str | None = None,
+            layout: str | None = None) -> str:
+        """The tree drawn by Graphviz (``certify render``'s picture) as SVG text: ``depth`` levels,
+        ``secret``'s path, the subtree ``at`` ('1,0/0,2'), ``layout`` 'dot' or 'twopi'."""
+        import graphviz
+
+        from . import render
+
+        g, info = render.build_graph(self.document, depth=_positive(depth, "depth"), secret=secret,
+                                     at=render.parse_at(at), layout=layout)
+        layout = info.get("layout") or layout or "dot"  # the one render chose when not given
+        try:
+            data = g.pipe(format="svg", engine=layout, quiet=True)
+        except graphviz.ExecutableNotFound:
+            raise CertifyError(f"Graphviz's {layout!r} program is not installed: "
+                               f"{render.INSTALL_DOT}") from None
+        except graphviz.CalledProcessError as e:
+            msg = (e.stderr or b"").decode(errors="replace").strip().splitlines()
+            raise CertifyError(f"{layout} failed: {msg[0] if msg else e}") from None
+        text = data.decode("utf-8")
+        return text[text.find("<svg"):]  # no XML prolog: the text goes inside HTML too
+
+    def page(self) -> str:
+        """The self-contained interactive page (``certify html``) as text."""
+        from .htmltree import page
+
+        return page(self._report, self.document)[0]
+
+    def __str__(self) -> str:
+        from .report import distribution_table
+
+        return distribution_table(self.document["strategy"], self.document["game"], self._report.replayed)
+
+    def __repr__(self) -> str:
+        g = self.document["game"]
+        rep = "" if g["repetition"] else " without repetition"
+        name = shown(self.document["strategy"]["name"], 60)
+        return (f"<Certificate {name} {g['pegs']}x{g['colors']}{rep}: {self.secrets} secrets, "
+                f"max {self.max}, total {self.total}>")
+
+    # -- display
+
+    def _picture(self) -> tuple[str | None, str]:
+        if self._svg is None:
+            try:
+                self._svg = (self.svg(), "")
+            except CertifyError as e:  # no Graphviz, or a tree too big to draw: the table still shows
+                self._svg = (None, str(e))
+        return self._svg
+
+    def _stats_html(self) -> str:
+        rows = [[str(r["guesses"]), str(r["count"]), f"{r['frequency_pct']:.2f}",
+                 f"{r['cumulative_pct']:.2f}"] for r in self.stats(as_frame=False)]
+        rows.append(["total", str(self.secrets), "100.00", ""])
+        return _table(["guesses", "count", "frequency %", "cumulative %"], rows)
+
+    def _repr_html_(self) -> str:
+        strategy = self.document["strategy"]
+        svg, why = self._picture()
+        picture = svg if svg is not None else f"<p><i>no picture: {html.escape(why)}</i></p>"
+        reference = strategy.get("reference") or ""
+        return (f'<div class="certify-certificate"><p><b>{_e(strategy["name"], 80)}</b> on '
+                f"{_e(_game_text(self.document['game']))} ({self.secrets} secrets), verified: "
+                f"max {self.max} guesses, total {self.total}, mean {self.mean:.3f}</p>"
+                + (f"<p><small>{_e(reference, 600)}</small></p>" if reference else "")
+                + self._stats_html() + picture + "</div>")
+
+    def _repr_svg_(self) -> str | None:
+        return self._picture()[0]
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        """The picture and the table, and the interactive page in a sandboxed frame (it runs where
+        the notebook runs scripts; elsewhere the frame is left out and the rest shows)."""
+        text = self._repr_html_()
+        try:
+            page = self.page()
+        except CertifyError:  # e.g. more colours than the page has
+            page = None
+        if page is not None and len(page) <= PAGE_INLINE:
+            text = text[:-len("</div>")] + (
+                "<details><summary>interactive tree: unfold it, find a secret, play</summary>"
+                f'<iframe sandbox="allow-scripts" srcdoc="{html.escape(page, quote=True)}" '
+                'style="width:100%;height:640px;border:1px solid #ccc" title="interactive tree">'
+                "</iframe></details></div>")
+        bundle = {"text/plain": repr(self), "text/html": text}
+        if self._picture()[0] is not None:
+            bundle["image/svg+xml"] = self._picture()[0]
+        return {k: v for k, v in bundle.items()
+                if (include is None or k in include) and (exclude is None or k not in exclude)}
+
+
+class Explanation:
+    """One secret's game through a certificate: ``steps`` (guess, black, white, candidates_left,
+    candidate) and ``guesses``, the number it needs."""
+
+    def __init__(self, secret: str, lines: list[str], steps: list[dict]) -> None:
+        self.secret, self.lines, self.steps = secret, lines, steps
+
+    guesses = property(lambda self: len(self.steps))
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+    def __repr__(self) -> str:
+        return f"<Explanation {self.secret}: {self.guesses} guesses>"
+
+    def _repr_html_(self) -> str:
+        rows = []
+        for i, s in enumerate(self.steps, 1):
+            note = ("found" if (s["black"], s["white"]) == (len(s["guess"]), 0)
+                    else "" if s["candidate"] else "not a candidate: it could not be the secret")
+            rows.append([str(i), html.escape(s["guess"]), f"{s['black']},{s['white']}",
+                         str(s["candidates_left"]), note])
+        return (f'<div class="certify-explain"><p>{_e(self.lines[0])}: found in {self.guesses} '
+                f"guess{'es' if self.guesses != 1 else ''}</p>"
+                + _table(["", "guess", "answer", "candidates left", ""], rows, 2) + "</div>")
+
+
+class Hint:
+    """What a strategy (or a certificate) plays next after some rows, and why: ``guess``,
+    ``candidates``, ``partition`` {answer: candidates giving it}, ``score``; ``doc`` is the
+    JSON of ``certify hint --json``."""
+
+    def __init__(self, doc: dict) -> None:
+        self.doc = doc
+
+    guess = property(lambda self: self.doc["guess"])
+    candidates = property(lambda self: self.doc["candidates"], doc="how many secrets are left")
+    partition = property(lambda self: dict(self.doc["partition"]))
+    score = property(lambda self: self.doc["score"])
+    guess_is_candidate = property(lambda self: self.doc["guess_is_candidate"])
+
+    def __str__(self) -> str:
+        from .hint import hint_lines
+
+        return "\n".join(hint_lines(self.doc))
+
+    def __repr__(self) -> str:
+        return f"<Hint {self.guess}: {self.candidates} candidates>"
+
+    def _repr_html_(self) -> str:
+        from .hint import hint_lines
+
+        parts = self.doc["partition"]
+        table = _table(["answer"] + [html.escape(k) for k in parts],
+                       [["candidates"] + [str(v) for v in parts.values()]], 1)
+        # The text's lines, its indented partition line as a table.
+        body = "".join(table if line.startswith("  ") else f"<p>{_e(line)}</p>"
+                       for line in hint_lines(self.doc))
+        return f'<div class="certify-hint">{body}</div>'
+
+
+class WeightTable:
+    """The papers' weight table after some rows: for each code, how many candidates give each
+    answer, its weight (the largest class), whether it has the least weight and whether it can
+    still be the secret. ``doc`` is the JSON of ``certify hint --table --json``."""
+
+    def __init__(self, doc: dict) -> None:
+        self.doc = doc
+
+    candidates = property(lambda self: self.doc["candidates"], doc="how many secrets are left")
+    least_weight = property(lambda self: self.doc["least_weight"])
+    feedbacks = property(lambda self: list(self.doc["feedbacks"]), doc="the answer columns, 'B,W'")
+
+    def rows(self, as_frame: bool | None = None):
+        """One record per code: code, one column per answer, weight, least, candidate; a pandas
+        DataFrame when ``as_frame`` (default: when pandas is installed), else a list of dicts."""
+        records = [{"code": r["code"], **r["classes"], "weight": r["weight"], "least": r["least"],
+                    "candidate": r["candidate"]} for r in self.doc["rows"]]
+        return _frame(records, as_frame, ["code", *self.doc["feedbacks"], "weight", "least", "candidate"])
+
+    def to_csv(self) -> str:
+        from .hint import table_csv
+
+        return table_csv(self.doc)
+
+    def __str__(self) -> str:
+        from .hint import table_lines
+
+        return "\n".join(table_lines(self.doc))
+
+    def __repr__(self) -> str:
+        return f"<WeightTable {len(self.doc['rows'])} rows, {self.candidates} candidates>"
+
+    def _repr_html_(self) -> str:
+        from .hint import table_lines
+
+        head = table_lines(self.doc)[:2]
+        keys = self.doc["feedbacks"]
+        shown_rows = self.doc["rows"][:HTML_ROWS]
+        rows = [[html.escape(r["code"])] + [str(r["classes"][k]) for k in keys]
+                + [str(r["weight"]), "*" if r["least"] else "", "yes" if r["candidate"] else "no"]
+                for r in shown_rows]
+        strong = {i for i, r in enumerate(shown_rows) if r["least"]}
+        more = len(self.doc["rows"]) - len(shown_rows)
+        note = f"<p>... {more} more rows (see rows(), or give top=N)</p>" if more > 0 else ""
+        return ('<div class="certify-weights">' + "".join(f"<p>{html.escape(line)}</p>" for line in head)
+                + _table(["code"] + [html.escape(k) for k in keys] + ["weight", "least", "candidate"],
+                         rows, 1, strong) + note + "</div>")
+
+
+class Bound:
+    """A lower-bound certificate the checker (``certify/verify_bound.py``) accepted: ``data`` (the
+    bytes it read), ``report``, ``claims``, ``statement``; ``strategy``, a Certificate that meets
+    it, when it comes from :func:`bound` with ``kind='total'`` or :func:`build_optimal`."""
+
+    def __init__(self, data: bytes, report, path=None, strategy: Certificate | None = None) -> None:
+        self.data = data
+        self._report = report
+        self._path = path
+        self.strategy = strategy
+
+    file = property(lambda self: self._report.file)
+    report = property(lambda self: Report(self._report, "lower-bound"), doc="the checker's report")
+    game = property(lambda self: dict(self._report.game))
+    claims = property(lambda self: dict(self._report.claims),
+                      doc="{'worst_case'} or {'total'[, 'max_guesses']}")
+    statement = property(lambda self: self._report.statement(), doc="what it proves, in words")
+
+    @property
+    def proof(self) -> dict:
+        """The proof document, parsed from the checked bytes."""
+        import json
+
+        return json.loads(_plain(self.data))
+
+    def to_json(self) -> str:
+        """The JSON text the checker accepted (decompressed)."""
+        return _plain(self.data).decode("utf-8")
+
+    def save(self, path) -> None:
+        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
+        from .files import write_output
+
+        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
+
+    def __str__(self) -> str:
+        return self.statement
+
+    def __repr__(self) -> str:
+        return f"<Bound {self.statement}>"
+
+    def _repr_html_(self) -> str:
+        return (f'<div class="certify-bound"><p><b style="color:#1a7f37">valid lower bound</b> '
+                f"{_e(self.file)}</p><p>{_e(self.statement)}</p></div>")
+
+
+class Optimality:
+    """A verified strategy beside a checked lower bound: ``optimal``, ``achieved``,
+    ``proven_minimum``, ``gap`` and ``text`` (``certify verify S --optimal B``'s last line)."""
+
+    def __init__(self, result: dict, strategy: Certificate, bound: Bound) -> None:
+        self.result, self.strategy, self.bound = result, strategy, bound
+
+    optimal = property(lambda self: self.result["optimal"])
+    achieved = property(lambda self: self.result["achieved"])
+    proven_minimum = property(lambda self: self.result["proven_minimum"])
+    gap = property(lambda self: self.result["gap"])
+    text = property(lambda self: self.result["text"])
+
+    def to_json(self) -> dict:
+        return dict(self.result)
+
+    def __str__(self) -> str:
+        return "\n".join([self.strategy.report.line, self.bound.report.line, self.text])
+
+    def __repr__(self) -> str:
+        return f"<Optimality {self.text}>"
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.optimal else "#cf222e"
+        return (f'<div class="certify-optimality"><p><b style="color:{colour}">{html.escape(self.text)}</b></p>'
+                f"<p>{_e(self.strategy.report.line)}</p><p>{_e(self.bound.report.line)}</p></div>")
+
+
+# -- functions ----------------------------------------------------------------------------------
+
+def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetition: bool = False,
+                      first: str | None = None, sequence=None) -> Certificate:
+    """Expand a strategy (an id of ``certify strategies``) into its certificate, verified
+    (``certify build``). ``first`` overrides the opening guess; ``sequence`` is greenwell's."""
+    from .certificate import dumps, make_certificate
+    from .strategies import get_strategy
+
+    if not isinstance(strategy, str):
+        raise CertifyError(f"a strategy is named by its id (e.g. 'knuth'), got {type(strategy).__name__}")
+    if strategy == "optimal":
+        raise CertifyError("'optimal' is the exact search: use build_optimal(pegs, colors)")
+    game = _game(pegs, colors, no_repetition)
+    cls = get_strategy(strategy)
+    kwargs = {"first": first}
+    if sequence is not None:
+        if "sequence" not in getattr(cls, "options", ()):
+            raise CertifyError(f"strategy {strategy!r} does not take a sequence")
+        kwargs["sequence"] = sequence
+    cert = make_certificate(cls(game, **kwargs))
+    return _checked(dumps(cert), f"<{cls.id} {game.slug}>")
+
+
+def load(source) -> Certificate | Bound:
+    """A certificate from a path or bytes (plain or gzipped JSON), read once and checked by the
+    checker of its kind: a :class:`Certificate` (strategy) or a :class:`Bound` (lower bound).
+    Raises :class:`InvalidCertificate` when the checker refuses it."""
+    if isinstance(source, (Certificate, Bound)):
+        return source
+    data, name, path = _read(source)
+    return _checked(data, name, path)
+
+
+def verify_certificate(source, max_guesses: int | None = None) -> Report:
+    """The trusted checker's report on a path, bytes, a Certificate or a Bound (``certify verify``):
+    a report that says invalid or unusable is returned, not raised. ``max_guesses`` also requires a
+    strategy to find every secret within that many guesses."""
+    from .optimality import LOWER_BOUND, check_any, check_bytes
+
+    _positive(max_guesses, "max_guesses")
+    if isinstance(source, (Certificate, Bound)):
+        kind, report = check_bytes(source.data, source.file, max_guesses)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        kind, report = check_bytes(bytes(source), "<bytes>", max_guesses)
+    elif isinstance(source, (str, os.PathLike)):
+        kind, report = check_any(source, max_guesses)
+    else:
+        raise CertifyError(f"expected a certificate, a path or bytes, got {type(source).__name__}")
+    if kind == LOWER_BOUND and max_guesses is not None:
+        raise CertifyError(f"max_guesses applies to strategy certificates; {shown(report.file)} is a "
+                           "lower-bound certificate (its claims say what it proves)")
+    return Report(report, kind)
+
+
+def stats(source, as_frame: bool | None = None):
+    """A strategy certificate's distribution table (see :meth:`Certificate.stats`)."""
+    return _strategy(source).stats(as_frame)
+
+
+def explain(source, secret: str) -> Explanation:
+    """The game ``secret`` plays through a strategy certificate (``certify explain``)."""
+    return _strategy(source).explain(secret)
+
+
+def _answers(game, rows) -> list:
+    from .consistent import parse_clue
+
+    if rows is None:
+        return []
+    if isinstance(rows, str):  # one row
+        rows = [rows]
+    out = []
+    for row in rows:
+        if isinstance(row, (tuple, list)) and len(row) == 2:
+            guess, answer = row
+            if isinstance(answer, (tuple, list)) and len(answer) == 2:
+                answer = f"{answer[0]},{answer[1]}"
+            row = f"{guess}={answer}"
+        if not isinstance(row, str):
+            raise CertifyError(f"a row is 'GUESS=B,W' or (guess, (black, white)), got {shown(repr(row), 60)}")
+        out.append(parse_clue(game, row))
+    return out
+
+
+def hint_after(rows=(), pegs: int | None = None, colors: int | None = None, no_repetition: bool = False,
+               strategy: str | None = None, certificate=None, table: bool = False,
+               candidates_only: bool = False, sort: str = "code", top: int | None = None):
+    """What to play after ``rows`` ('GUESS=B,W' strings or (guess, (black, white)) pairs), as
+    ``certify hint`` says: a :class:`Hint` with the guess of ``strategy`` (default knuth) or of a
+    ``certificate`` the rows follow. With ``table``, the :class:`WeightTable` instead
+    (``candidates_only``, ``sort`` 'code' or 'weight', ``top`` N rows)."""
+    from . import hint
+    from .game import Game
+
+    cert = None
+    if certificate is not None:
+        if strategy is not None:
+            raise CertifyError("give either strategy or certificate, not both")
+        cert = _strategy(certificate)
+        g = cert.document["game"]
+        game = Game(g["pegs"], g["colors"], g["repetition"])
+        if any(v is not None and v != w for v, w in zip((pegs, colors), (game.pegs, game.colors))) or (
+                no_repetition and game.repetition):
+            raise CertifyError(f"the certificate's game is {game}: pegs, colors and no_repetition must "
+                               "agree with it (or be left out)")
+    else:
+        game = _game(4 if pegs is None else pegs, 6 if colors is None else colors, no_repetition)
+    game.check_size()
+    answers = _answers(game, rows)
+    if table:
+        return WeightTable(hint.table(game, answers, candidates_only, sort, _positive(top, "top")))
+    if candidates_only or sort != "code" or top is not None:
+        raise CertifyError("candidates_only, sort and top go with table=True")
+    if strategy is not None and not isinstance(strategy, str):
+        raise CertifyError(f"a strategy is named by its id (e.g. 'knuth'), got {type(strategy).__name__}")
+    return Hint(hint.hint(game, answers, strategy or "knuth", cert.document if cert else None))
+
+
+def _proof(result_proof: dict, kind: str, game, strategy: dict | None = None) -> Bound:
+    """A Bound of a proof the search wrote, checked like any file (and its strategy verified)."""
+    from .certificate import dumps
+    from .search.proof import dumps as proof_dumps
+
+    cert = None
+    if strategy is not None:
+        cert = _checked(dumps(strategy), f"<{strategy['strategy']['name']} {game.slug}>")
+    name = f"<{kind} {game.slug}>"
+    found = _checked(proof_dumps(result_proof), name)
+    if not isinstance(found, Bound) or (cert is not None and not isinstance(cert, Certificate)):
+        raise CertifyError(f"{name}: the search wrote a certificate of the wrong kind")
+    found.strategy = cert
+    return found
+
+
+def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str = "worst",
+          max_guesses: int | None = None) -> Bound:
+    """Prove what every strategy needs (``certify bound``): ``kind='worst'``, the least worst case
+    ("every strategy needs >= D guesses for some secret"); ``kind='total'``, the least total of
+    guesses (among strategies within ``max_guesses``), with ``strategy``, a certificate meeting it.
+    The proof is checked by the lower-bound checker before it is returned."""
+    from .search import exact
+
+    if kind not in ("worst", "total"):
+        raise CertifyError(f"kind must be 'worst' or 'total', got {shown(repr(kind), 40)}")
+    if kind == "worst" and max_guesses is not None:
+        raise CertifyError("max_guesses goes with kind='total' "
+                           "(kind='worst' finds the least worst case itself)")
+    game = _game(pegs, colors, no_repetition)
+    _positive(max_guesses, "max_guesses")
+    if kind == "worst":
+        return _proof(exact.worst_case(game).proof, "worst-case", game)
+    result = exact.total(game, max_guesses)
+    return _proof(result.proof, "total", game, result.strategy)
+
+
+def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
+                  max_guesses: int | None = None) -> tuple[Certificate, Bound]:
+    """A strategy of least total guesses (within ``max_guesses``) by exact search, and the proof
+    that none does better (``certify build optimal``), both checked. When no strategy fits within
+    ``max_guesses``, raises :class:`~certify.errors.Infeasible` whose ``bound`` is the checked
+    proof of the least worst case."""
+    from .search import exact
+
+    game = _game(pegs, colors, no_repetition)
+    _positive(max_guesses, "max_guesses")
+    try:
+        result = exact.total(game, max_guesses)
+    except Infeasible:
+        worst = _proof(exact.worst_case(game).proof, "worst-case", game)
+        error = Infeasible(f"no strategy for {game} settles every secret within {max_guesses} guesses: "
+                           f"every strategy needs {worst.claims['worst_case']} for some secret")
+        error.bound = worst
+        raise error from None
+    proof = _proof(result.proof, "total", game, result.strategy)
+    return proof.strategy, proof
+
+
+def verify_optimality(strategy, proof) -> Optimality:
+    """How a strategy certificate meets a lower-bound certificate (``certify verify S --optimal B``):
+    both checked (paths, bytes, or values of this module); raises CertifyError when they cannot be
+    compared (another game...)."""
+    from .optimality import compare
+
+    cert, lower = _strategy(strategy), _bound(proof)
+    return Optimality(compare(cert._report, lower._report), cert, lower)
