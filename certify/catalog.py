@@ -7,7 +7,10 @@ the manifest against the files.
 
 Certificates too big to commit (6 pegs x 9 colours: 2.4 MB gzipped each) are listed in
 ``certificates/external/index.json`` instead: figures, sha256 and the command that builds them.
-``python -m certify.catalog add-external FILE COMMAND`` verifies FILE and records it there;
+Lower-bound proofs too big to commit (the least total of 4x8: 12 MB gzipped) are listed there too,
+under "proofs", with the command that checks them beside their strategy.
+``python -m certify.catalog add-external FILE COMMAND [CHECK]`` verifies FILE (a strategy, or a
+proof with the lower-bound checker) and records it there;
 ``python -m certify.catalog verify-external DIR`` verifies the listed files found in DIR and
 checks them against their entries.
 """
@@ -172,38 +175,51 @@ def _external(folder: Path) -> dict:
     return orjson.loads(path.read_bytes())
 
 
-def add_external(file: str, command: str, folder: Path = ROOT) -> int:
-    """Verify ``file`` and record its figures and sha256 in certificates/external/index.json."""
-    from . import verify
+def add_external(file: str, command: str, folder: Path = ROOT, check: str | None = None) -> int:
+    """Verify ``file`` and record its figures and sha256 in certificates/external/index.json: a
+    strategy under "certificates", a lower-bound proof (checked by verify_bound) under "proofs",
+    with ``check``, the command that checks it beside its strategy."""
+    from . import verify, verify_bound
     from .files import write_output
+    from .optimality import LOWER_BOUND, kind_of
 
     data = verify.read_input(file)  # read once: the bytes verified are the bytes hashed
-    report = verify.verify_bytes(data, file, keep=True)
+    proof = kind_of(data) == LOWER_BOUND
+    report = verify_bound.check_bytes(data, file) if proof else verify.verify_bytes(data, file, keep=True)
     print(report.line())
     if not report.valid:
         return report.status
-    cert = report.document
-    entry = {"file": Path(file).name, "game": cert["game"], "strategy": cert["strategy"],
-             "claims": cert["claims"], "sha256": hashlib.sha256(data).hexdigest(),
-             "bytes": len(data), "command": command}
+    if proof:
+        entry = {"file": Path(file).name, "game": report.game, "claims": report.claims,
+                 "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data), "command": command,
+                 "check": check or f"certify verify {Path(file).name}"}
+    else:
+        cert = report.document
+        entry = {"file": Path(file).name, "game": cert["game"], "strategy": cert["strategy"],
+                 "claims": cert["claims"], "sha256": hashlib.sha256(data).hexdigest(),
+                 "bytes": len(data), "command": command}
     index = _external(folder)
-    index["certificates"] = sorted([e for e in index["certificates"] if e["file"] != entry["file"]]
-                                   + [entry], key=lambda e: e["file"])
+    key = "proofs" if proof else "certificates"
+    index[key] = sorted([e for e in index.get(key, []) if e["file"] != entry["file"]] + [entry],
+                        key=lambda e: e["file"])
     write_output(folder / EXTERNAL, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
     return 0
 
 
 def verify_external(where: str, folder: Path = ROOT) -> int:
-    """Verify the listed big certificates found in ``where`` against their entries."""
-    from . import verify
+    """Verify the listed big certificates and proofs found in ``where`` against their entries."""
+    from . import verify, verify_bound
 
     status = 0
-    for entry in _external(folder)["certificates"]:
-        path = Path(where) / entry["file"]
-        if not path.exists():
-            print(f"{path}: absent (build it with: {entry['command']})")
-            continue
-        status = max(status, _check_listed(path, entry, EXTERNAL, verify.verify_bytes, verify.verify_file))
+    index = _external(folder)
+    for key, by_bytes, by_file in (("certificates", verify.verify_bytes, verify.verify_file),
+                                   ("proofs", verify_bound.check_bytes, verify_bound.check_file)):
+        for entry in index.get(key, []):
+            path = Path(where) / entry["file"]
+            if not path.exists():
+                print(f"{path}: absent (build it with: {entry['command']})")
+                continue
+            status = max(status, _check_listed(path, entry, EXTERNAL, by_bytes, by_file))
     return status
 
 
@@ -216,11 +232,11 @@ def main(argv=None) -> int:
         return verify_all()
     if argv == ["verify-bounds"]:
         return verify_bounds()
-    if len(argv) == 3 and argv[0] == "add-external":
-        return add_external(argv[1], argv[2])
+    if len(argv) in (3, 4) and argv[0] == "add-external":
+        return add_external(*argv[1:3], check=argv[3] if len(argv) == 4 else None)
     if len(argv) == 2 and argv[0] == "verify-external":
         return verify_external(argv[1])
-    print("usage: python -m certify.catalog build|verify|verify-bounds|add-external FILE COMMAND"
+    print("usage: python -m certify.catalog build|verify|verify-bounds|add-external FILE COMMAND [CHECK]"
           "|verify-external DIR", file=sys.stderr)
     return 2
 

@@ -70,3 +70,30 @@ def test_external_manifest_records_verified_files_and_catches_a_changed_one(tmp_
     assert "absent (build it with: certify build knuth)" in capsys.readouterr().out
     (where / "bad.json").write_text("{}")
     assert catalog.add_external(str(where / "bad.json"), "x", folder=index) != 0
+
+
+def test_external_manifest_records_checked_proofs_and_catches_a_changed_one(tmp_path, capsys):
+    index, where = tmp_path / "index", tmp_path / "files"
+    (index / "external").mkdir(parents=True)
+    where.mkdir()
+    src = catalog.ROOT / "bounds" / "worst-case-3x3.json"
+    (where / src.name).write_bytes(src.read_bytes())
+    check = "certify verify knuth-3x3.json --optimal worst-case-3x3.json"
+    assert catalog.add_external(str(where / src.name), "python -m certify.search.catalog build", index, check) == 0
+    listed = orjson.loads((index / "external" / "index.json").read_bytes())
+    (entry,) = listed["proofs"]
+    assert listed["certificates"] == []
+    assert entry["claims"] == {"worst_case": 4} and entry["check"] == check
+    assert entry["bytes"] == src.stat().st_size and entry["game"]["colors"] == 3
+    capsys.readouterr()
+    assert catalog.verify_external(str(where), folder=index) == 0
+    doc = orjson.loads(src.read_bytes())  # the same proof, other bytes: not the listed file
+    (where / src.name).write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2))
+    assert catalog.verify_external(str(where), folder=index) == 1
+    assert "does not match its external/index.json entry" in capsys.readouterr().out
+    doc["claims"]["worst_case"] = 3  # the checker refuses a claim its root does not prove
+    (where / src.name).write_bytes(orjson.dumps(doc))
+    assert catalog.verify_external(str(where), folder=index) == 1
+    assert "invalid" in capsys.readouterr().out
+    (where / src.name).write_bytes(b"{}")  # not a proof at all
+    assert catalog.verify_external(str(where), folder=index) == 1
