@@ -203,3 +203,30 @@ def test_make_verify_checks_the_bounds_manifest(tmp_path, capsys):
     (tmp_path / catalog.MANIFEST).write_bytes(orjson.dumps({**listed, "proofs": small}))
     assert main.verify_bounds(tmp_path) == 1
     assert "does not match its index.json entry" in capsys.readouterr().out
+
+
+def test_external_proofs_meet_their_committed_strategies_and_the_published_claims():
+    """The 4x8 proofs are too big to commit (certificates/external/index.json lists them; `python -m
+    certify.catalog verify-external DIR` checks them): their claims are those of the committed
+    strategies, and equal the public solver's claims of the reference table."""
+    from certify import catalog as main
+    from certify import verify
+
+    external = orjson.loads((main.ROOT / main.EXTERNAL).read_bytes())
+    proofs = {e["file"]: e for e in external["proofs"]}
+    published = _published_optima()
+    assert published[4, 8, True, None] == 20471
+    for name, limit in (("total-4x8.json.gz", None), ("total-4x8-max6.json.gz", 6)):
+        entry = proofs[name]
+        assert entry["game"] == {"pegs": 4, "colors": 8, "repetition": True}
+        strategy = "optimal-" + name
+        report = verify.verify_file(str(main.ROOT / strategy))
+        assert report.valid, report.line()
+        claims = report.claims
+        assert claims["total_guesses"] == entry["claims"]["total"]
+        assert entry["claims"].get("max_guesses") == limit
+        if limit:
+            assert claims["max_guesses"] <= limit
+    assert proofs["total-4x8.json.gz"]["claims"]["total"] == published[4, 8, True, None]
+    assert proofs["total-4x8-max6.json.gz"]["claims"]["total"] == 20473  # "20473 within 6" in the table
+    assert "(20473 within 6)" in (Path(__file__).resolve().parent / "data" / "strategies.md").read_text()
