@@ -182,6 +182,12 @@ class SplitSearch(TotalSearch):
         kept = self.results.get((cands, r))
         if kept is None or result[0] > kept[0]:
             self.results[(cands, r)] = result
+        elif result[0] == kept[0] and result[2] and not kept[2]:
+            # The same value, once as a fail-soft bound (no strategy guesses: its window was
+            # passed) and once solved exactly (with them): keep the guesses, or the stitched
+            # strategy has no guess for this class (seen on 4x8 with --workers 2: KeyError).
+            # Guesses come only from exact solves, so they reach the value kept.
+            self.results[(cands, r)] = kept[:2] + (result[2],)
 
     def _round(self, args) -> list:
         """The results of a round's class tasks ``args``, the big classes split by their
