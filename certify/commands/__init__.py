@@ -7,9 +7,9 @@ into messages and exit codes.
 
 from __future__ import annotations
 
-from . import bounding, building, checking, drawing, playing
+from . import bounding, building, checking, drawing, importing, playing
 
 #: In the order they appear in ``certify --help``.
-FAMILIES = (building, checking, drawing, playing, bounding)
+FAMILIES = (building, importing, checking, drawing, playing, bounding)
 
 __all__ = ["FAMILIES"]
