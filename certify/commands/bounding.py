@@ -1,10 +1,11 @@
-"""Commands that prove lower bounds: ``bound``."""
+"""Commands that prove lower bounds and explain them: ``bound``, ``why``."""
 
 from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, add_game_args, freeze_startup, game_of, positive, print_json
+from .common import (EXIT_INVALID, EXIT_OK, add_game_args, add_quiet, freeze_startup, game_of, positive,
+                     print_json, whole)
 
 
 def cmd_bound(args) -> int:
@@ -49,6 +50,49 @@ def cmd_bound(args) -> int:
     return EXIT_OK
 
 
+def cmd_why(args) -> int:
+    """Check a worst-case proof (read once) and explain it from the bytes the checker accepted."""
+    from .. import verify
+    from ..errors import CertifyError
+    from ..text import shown
+    from ..why import explain_bytes, html_page, text_lines
+
+    if args.depth < 0:
+        raise CertifyError(f"--depth must be >= 0, got {args.depth}")
+    if args.html:
+        from ..files import check_output
+
+        check_output(args.html, inputs=[args.proof])
+    note = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        raw = verify.read_input(args.proof, note)
+    except verify.Unreadable as e:
+        raise CertifyError(f"cannot read {shown(args.proof)}: {e}") from None
+    except verify.Invalid as e:  # larger than the checker reads
+        print(f"{shown(args.proof)}: invalid: {e}", file=sys.stderr)
+        return EXIT_INVALID
+    progress = None
+    if sys.stderr.isatty() and not args.quiet:
+        from ..verify_bound import progress_printer
+
+        progress = progress_printer(sys.stderr)
+    report, why = explain_bytes(raw, args.proof, args.depth, args.branches, progress)
+    if why is None:  # the checker refused it: its one line, its status
+        print(report.line(), file=sys.stderr)
+        return report.status
+    if args.html:
+        from ..files import write_output
+
+        write_output(args.html, html_page(why).encode("utf-8"), inputs=[args.proof])
+        if note:
+            note(f"wrote {args.html}")
+    if args.json:
+        print_json(why.doc, "why")
+    else:
+        print("\n".join(text_lines(why)))
+    return EXIT_OK
+
+
 def register(sub) -> None:
     p = sub.add_parser("bound", help="prove a lower bound (every strategy needs ...) by counting and search")
     add_game_args(p)
@@ -62,3 +106,19 @@ def register(sub) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_bound)
+
+    p = sub.add_parser("why", help="why a worst-case lower-bound proof holds, in plain words (checked first)",
+                       description="Check a worst-case lower-bound proof (certify bound --worst) with the "
+                       "independent checker, then explain it from the proof as checked: what counting "
+                       "alone shows at each step, and for the other guesses the answer the proof names "
+                       "and why the secrets it leaves need more guesses, path by path.")
+    p.add_argument("proof", metavar="PROOF", help="a worst-case lower-bound certificate (.json or .json.gz)")
+    p.add_argument("--depth", type=whole, default=1, metavar="N",
+                   help="explain N levels of answers below the first guess (default 1; 0: the first guess only)")
+    p.add_argument("--branches", type=positive, default=5, metavar="K",
+                   help="list at most K guesses the proof refutes by their answers at each step (default 5); "
+                   "a line sums up the others")
+    p.add_argument("--html", metavar="OUT.html", help="also write the explanation as a small self-contained page")
+    p.add_argument("--json", action="store_true", help="the explanation as JSON (why_version 1)")
+    add_quiet(p)
+    p.set_defaults(func=cmd_why)
