@@ -4,10 +4,13 @@ After some rows (guess, answer), a strategy (or a certificate whose guesses the 
 names the next guess; the hint shows the candidates left, how that guess splits them (how many
 secrets give each answer) and its score under the strategy's rule. ``table`` is the weight table
 the papers work through by hand: for every code (or every candidate), the class sizes per answer
-and the weight, i.e. the largest class; the codes of least weight are marked.
+and the weight, i.e. the largest class; the codes of least weight are marked. ``up_to_symmetry`` keeps
+one row per class of codes alike under the game's symmetries (see :func:`classes`).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -16,8 +19,8 @@ from .errors import CertifyError
 from .game import Game
 from .strategies.partition import partition_counts
 
-__all__ = ["HINT_VERSION", "TABLE_VERSION", "TABLE_PAIRS", "feedback_keys", "follow", "hint",
-           "table", "hint_lines", "table_lines", "table_csv"]
+__all__ = ["HINT_VERSION", "TABLE_VERSION", "TABLE_PAIRS", "SYMMETRY_WORK", "TIES", "feedback_keys",
+           "follow", "hint", "classes", "table", "hint_lines", "table_lines", "table_csv"]
 
 HINT_VERSION = 1
 TABLE_VERSION = 1
@@ -25,6 +28,13 @@ TABLE_VERSION = 1
 TABLE_PAIRS = 200_000_000
 #: Candidates listed by name in a hint when at most this many are left.
 LIST = 20
+#: Most work to group codes up to symmetry, (pegs! peg orders) x (codes + 2000): an index map over
+#: every code per peg order and a little Python each. 5x8: 4.2M, 1.3 s; 5x9 1.7 s; 6x5 (12.7M)
+#: 2.7 s; 6x6 (35M) would take 7 s and 7x3 (21M) 6 s, so they are refused.
+SYMMETRY_WORK = 15_000_000
+#: How rows of equal weight are ordered by --sort weight (Knuth's rule: a candidate if possible,
+#: then the lowest code); the first row is the guess the rule picks.
+TIES = "candidates first, then the lowest code"
 
 # How each scored family's rule reads as a number a person can check (kernel_kind -> text).
 _RULES = {
@@ -166,14 +176,52 @@ def hint_lines(doc: dict) -> list[str]:
     return lines
 
 
+def classes(game: Game, candidates: np.ndarray) -> np.ndarray:
+    """rep[x]: the lowest code alike to x, for every code x. Two codes are alike when a
+    permutation of the pegs together with one of the colours maps one onto the other AND the
+    candidates onto themselves: such a P keeps every answer (feedback(Pg, Ps) = feedback(g, s)),
+    so it maps the split of the candidates by g onto the split by Pg, answer by answer, and g is
+    a candidate exactly when Pg is: alike codes have identical rows in the weight table. Only the
+    candidates matter, not the rows played: they alone decide the table (and the rest of the
+    game). The permutations are the exact search's (certify.search.symmetry): generators of the
+    candidates' stabilizer, each checked on the candidates; at the start of a game that is every
+    permutation (4x6: Knuth's five openings 0000 0001 0011 0012 0123), later a symmetry it misses
+    can only leave two alike classes apart, never put unlike codes together."""
+    from .search.space import Space
+    from .search.symmetry import Alike
+
+    work = math.factorial(game.pegs) * (game.size + 2000)
+    if work > SYMMETRY_WORK:
+        raise CertifyError(f"--up-to-symmetry: {game} has {game.pegs}! peg orders x {game.size:,} codes, "
+                           f"too many to map (limit {SYMMETRY_WORK:,} for pegs! x (codes + 2000); "
+                           "5x9 and 6x5 fit): leave it out")
+    # A Space without its (codes x codes) feedback matrix: the orbits need only the codes'
+    # digits and the index maps of permutations (Space.image).
+    space = Space.__new__(Space)
+    space.game, space.n, space.pegs, space.colors = game, game.size, game.pegs, game.colors
+    space.digits, space.values = game.digits, game._values
+    alike = Alike(space)
+    return alike.orbits(alike.generators(np.asarray(candidates, dtype=np.int64)))
+
+
 def table(game: Game, answers, candidates_only: bool = False, sort: str = "code",
-          top: int | None = None) -> dict:
+          top: int | None = None, up_to_symmetry: bool = False) -> dict:
     """The weight table after ``answers``: one row per code (or candidate), the candidates' class
-    sizes per answer, the weight (largest class), and marks for least weight and candidates."""
+    sizes per answer, the weight (largest class), and marks for least weight and candidates.
+    ``up_to_symmetry``: one row per class of alike codes (:func:`classes`), its lowest code
+    standing for it, with how many codes it stands for."""
     game.check_size()
     candidates = consistent(game, answers)
     _check_consistent(game, answers, candidates)
     codes = candidates if candidates_only else np.arange(game.size, dtype=np.int64)
+    n_codes = len(codes)
+    members = None
+    if up_to_symmetry:
+        rep = classes(game, candidates)
+        # A candidate's class holds candidates only (its permutations fix the candidates).
+        members = np.bincount(rep[codes], minlength=game.size)
+        codes = codes[rep[codes] == codes]
+        members = members[codes]
     if len(codes) * len(candidates) > TABLE_PAIRS:
         raise CertifyError(f"the table would score {len(codes):,} codes against {len(candidates):,} "
                            f"candidates, more than {TABLE_PAIRS:,} pairs: give more rows or "
@@ -184,7 +232,7 @@ def table(game: Game, answers, candidates_only: bool = False, sort: str = "code"
     is_candidate = np.isin(codes, candidates)
     columns = [fb for fb in feedback_keys(game) if counts[:, fb].any()]
     order = np.arange(len(codes))
-    if sort == "weight":  # least weight first, candidates before the others, then code order
+    if sort == "weight":  # least weight first, then TIES: candidates before the others, then code order
         order = np.lexsort((codes, ~is_candidate, weights))
     elif sort != "code":
         raise CertifyError(f"unknown sort {sort!r} (weight or code)")
@@ -195,10 +243,15 @@ def table(game: Game, answers, candidates_only: bool = False, sort: str = "code"
              "weight": int(weights[i]), "least": bool(weights[i] == least),
              "candidate": bool(is_candidate[i])}
             for text, i in zip(texts, order.tolist())]
+    if members is not None:
+        for row, i in zip(rows, order.tolist()):
+            row["codes"] = int(members[i])
     return {"table_version": TABLE_VERSION, "game": game.to_json(),
             "answers": [{"guess": game.text(g), "black": game.decode(f)[0], "white": game.decode(f)[1]}
                         for g, f in answers],
-            "candidates": len(candidates), "codes": len(codes), "least_weight": least,
+            "candidates": len(candidates), "codes": n_codes, "least_weight": least,
+            "sort": sort, "ties": TIES if sort == "weight" else None,
+            "up_to_symmetry": up_to_symmetry, "classes": len(codes) if up_to_symmetry else None,
             "feedbacks": [_key(game, fb) for fb in columns], "rows": rows}
 
 
@@ -207,13 +260,20 @@ def table_lines(doc: dict) -> list[str]:
     rows = len(doc["answers"])
     shown_rows = len(doc["rows"])
     what = "candidate" if doc["codes"] == doc["candidates"] and doc["codes"] < game.size else "code"
+    grouped = doc.get("up_to_symmetry")
+    counted = (f"{shown_rows} of {doc['classes']} classes of {doc['codes']} {what}s shown" if grouped
+               else f"{shown_rows} of {doc['codes']} {what}s shown")
+    if doc.get("sort") == "weight":
+        counted += f", least weight first (ties: {doc['ties']})"
     head = [f"weight table of {game} after {rows} row{'s' if rows != 1 else ''}: "
-            f"{doc['candidates']} candidate{'s' if doc['candidates'] != 1 else ''}; "
-            f"{shown_rows} of {doc['codes']} {what}s shown",
+            f"{doc['candidates']} candidate{'s' if doc['candidates'] != 1 else ''}; {counted}",
             "columns: how many candidates give each answer B,W; weight = largest class; "
             f"* = least weight ({doc['least_weight']})"]
-    names = ["code"] + doc["feedbacks"] + ["weight", "least", "candidate"]
-    body = [[r["code"]] + [str(r["classes"][k]) for k in doc["feedbacks"]]
+    if grouped:
+        head.append("one row per class of codes alike up to symmetry (pegs and colours permuted, the "
+                    f"candidates kept: same row), shown by its lowest code; codes = how many {what}s")
+    names = ["code"] + (["codes"] if grouped else []) + doc["feedbacks"] + ["weight", "least", "candidate"]
+    body = [[r["code"]] + ([str(r["codes"])] if grouped else []) + [str(r["classes"][k]) for k in doc["feedbacks"]]
             + [str(r["weight"]), "*" if r["least"] else "", "yes" if r["candidate"] else "no"]
             for r in doc["rows"]]
     widths = [max(len(line[i]) for line in [names] + body) for i in range(len(names))]
@@ -228,8 +288,9 @@ def table_csv(doc: dict) -> str:
 
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["code"] + doc["feedbacks"] + ["weight", "least", "candidate"])
+    grouped = doc.get("up_to_symmetry")
+    writer.writerow(["code"] + (["codes"] if grouped else []) + doc["feedbacks"] + ["weight", "least", "candidate"])
     for r in doc["rows"]:
-        writer.writerow([r["code"]] + [r["classes"][k] for k in doc["feedbacks"]]
+        writer.writerow([r["code"]] + ([r["codes"]] if grouped else []) + [r["classes"][k] for k in doc["feedbacks"]]
                         + [r["weight"], int(r["least"]), int(r["candidate"])])
     return buf.getvalue()

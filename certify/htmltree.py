@@ -1,5 +1,6 @@
 """One self-contained HTML page for a verified certificate: a tree to unfold, a search box, a play
-mode, the distribution and the header (issue 15).
+mode, the distribution and the header (issue 15); "You guess": the page keeps a secret drawn in the
+browser and scores the class's guesses, then says what the tree needs for it.
 
 The page is one file: the template, the style, the script and the data are all inline, and a
 Content-Security-Policy lets only that script and that style run and nothing be fetched, so it
@@ -92,9 +93,10 @@ def _digest(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
 
 
-def page(report, cert: dict) -> tuple[str, dict]:
-    """The page's text for a verified certificate, and facts about it."""
-    from .render import PALETTE, text_color
+def page(report, cert: dict, letters: str | None = None) -> tuple[str, dict]:
+    """The page's text for a verified certificate, and facts about it. ``letters`` (one per colour,
+    as ``play --letters``): pegs show them, in the colours they name (render.palette)."""
+    from .render import PALETTE, palette, text_color
 
     game = cert["game"]
     if game["colors"] > len(PALETTE):
@@ -109,7 +111,8 @@ def page(report, cert: dict) -> tuple[str, dict]:
         "reference": shown(strategy.get("reference") or "", 600),
         "claims": cert["claims"],
         "verified": report.replayed,
-        "palette": [[c, text_color(c)] for c in PALETTE[:game["colors"]]],
+        "palette": [[c, text_color(c)] for c in palette(letters)[:game["colors"]]],
+        "letters": (letters or "")[:game["colors"]],
         "alphabet": "0123456789abcdefghijklmnopqrstuvwxyz"[:game["colors"]],
         "keys": keys,
         "width": width,
@@ -135,11 +138,11 @@ def page(report, cert: dict) -> tuple[str, dict]:
     return text, {"nodes": nodes, "tree_chars": len(tree)}
 
 
-def write_html(report, cert: dict, out, inputs=()) -> dict:
+def write_html(report, cert: dict, out, inputs=(), letters: str | None = None) -> dict:
     """Write the page of a verified certificate to ``out``; return facts (bytes, nodes)."""
     from .files import write_output
 
-    text, info = page(report, cert)
+    text, info = page(report, cert, letters)
     data = text.encode("utf-8")
     write_output(out, data, inputs)
     info.update(file=str(out), bytes=len(data))

@@ -23,6 +23,14 @@ COMPACT_OVER = 150
 #: Above this many guesses one picture is refused: Graphviz would run for minutes (the 6,050 guesses
 #: of last-guess 4x6 take about 10 s, the 34,752 of knuth 5x8 many minutes).
 MAX_DRAWN = 8000
+#: A dot picture is a strip nobody can read when its long side passes MAX_SIDE pixels and is more
+#: than MAX_RATIO times its short side (--depth all on knuth 4x6: 17,737 x 331 px, 54:1); it is
+#: drawn radially instead, or refused when dot was asked for. A tall picture of full-size guesses
+#: (--depth 3 on 4x6: 1,204 x 7,668 px, 6:1) still reads, scrolling down.
+MAX_SIDE = 4000
+MAX_RATIO = 10
+#: Graphviz's pixels per inch in a PNG (an SVG's 72 points per inch also show as 96 px).
+DPI = 96
 
 #: Peg colours by digit: Okabe & Ito's colour-blind-safe set first (the usual 6-colour game uses
 #: only these; vermillion is 5 and sky blue 6, so the 6-colour game has no two blues), then Paul Tol's muted, light, dark and pale sets. Past 8 or so colours no palette
@@ -35,10 +43,21 @@ PALETTE = (
     "#CCEEFF", "#CCDDAA", "#EEEEBB", "#FFCCCC",
 )
 HIGHLIGHT = "#C51B7D"  # the secret's path: a magenta no peg uses
+#: The colour a --letters letter names (either case): English initials, K black as in CMYK, N brown
+#: (B is blue). Where the default palette has the hue (B, O, G, Y, K) it is the same colour, so
+#: the pictures look alike with and without letters. Other letters and digits name no colour.
+LETTER_COLOURS = {
+    "R": "#E41A1C", "G": "#009E73", "B": "#0072B2", "Y": "#F0E442", "O": "#E69F00", "P": "#7B3294",
+    "C": "#00BCD4", "M": "#E040FB", "N": "#8C564B", "W": "#FFFFFF", "K": "#000000",
+}
+#: A letter naming no colour gets the first default colour at least this far (CIELAB delta E 1976)
+#: from every colour already on the board: vermillion (30 from red) is not given beside R.
+DISTINCT = 32
 FONT = "DejaVu Sans"
 _STEP = re.compile(r"\s*([0-9]{1,6})\s*,\s*([0-9]{1,6})\s*")  # ASCII, short enough for int()
 
-__all__ = ["FORMATS", "LAYOUTS", "PALETTE", "output_format", "parse_at", "build_graph", "render"]
+__all__ = ["FORMATS", "LAYOUTS", "PALETTE", "LETTER_COLOURS", "palette", "output_format", "parse_at",
+           "estimate_size", "build_graph", "render"]
 
 
 #: How to get Graphviz, in one line (only `render` needs it).
@@ -77,20 +96,82 @@ def text_color(hex_color: str) -> str:
     return "black" if (lum + 0.05) / 0.05 > 1.05 / (lum + 0.05) else "white"
 
 
-def _color(ch: str) -> str:
-    return PALETTE[verify.ALPHABET.index(ch)]
+def _lab(hex_color: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of an sRGB colour, to tell how far apart two colours look."""
+    def channel(c):
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(int(hex_color[i:i + 2], 16)) for i in (1, 3, 5))
+    xyz = ((0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+           (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883)
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
 
 
-def _pegs_html(guess: str) -> str:
+def palette(letters: str | None = None) -> tuple[str, ...]:
+    """The colour of each digit: PALETTE, or with ``--letters`` one colour per letter. A letter that
+    names a colour (LETTER_COLOURS) is drawn in it; the others get, in order, the default colours
+    that stay DISTINCT from those already given (the farthest one when none does), so the terminal,
+    the pictures and the page agree and no two colours are the same."""
+    if not letters:
+        return PALETTE
+    colours: list[str | None] = [LETTER_COLOURS.get(ch.upper()) for ch in letters]
+    used = [_lab(c) for c in colours if c]
+    for i, c in enumerate(colours):
+        if c:
+            continue
+        pool = [p for p in PALETTE if p not in colours]
+
+        def gap(p):
+            lab = _lab(p)
+            return min((sum((a - b) ** 2 for a, b in zip(lab, u)) ** 0.5 for u in used), default=1e9)
+        colours[i] = next((p for p in pool if gap(p) >= DISTINCT), None) or max(pool, key=gap)
+        used.append(_lab(colours[i]))
+    return tuple(colours)
+
+
+class _Look:
+    """How a digit looks: its colour, and the character on its peg (the digit, or its letter)."""
+
+    def __init__(self, letters: str | None = None) -> None:
+        self.letters = letters or None
+        self.colours = palette(letters)
+        self._names = str.maketrans(verify.ALPHABET[:len(letters)], letters) if letters else None
+
+    def color(self, ch: str) -> str:
+        return self.colours[verify.ALPHABET.index(ch)]
+
+    def name(self, code: str) -> str:
+        return code.translate(self._names) if self._names else code
+
+    def code(self, text: str) -> str:
+        """A code typed in letters (with --letters, as ``play`` reads them) in the game's digits."""
+        if not self.letters:
+            return text
+        upper = self.letters.upper()
+        out = []
+        for ch in text:
+            k = upper.find(ch.upper()) if ch.isascii() and ch.isalnum() else -1
+            if k < 0:
+                raise CertifyError(f"secret {shown(text, 40)!r}: {shown(ch)!r} is not one of the --letters "
+                                   f"{' '.join(self.letters)}")
+            out.append(verify.ALPHABET[k])
+        return "".join(out)
+
+
+_PLAIN = _Look()
+
+
+def _pegs_html(guess: str, look: _Look = _PLAIN) -> str:
     cells = "".join(
-        f'<TD STYLE="rounded" BORDER="1" COLOR="#333333" BGCOLOR="{_color(ch)}" WIDTH="20" HEIGHT="20" FIXEDSIZE="TRUE">'
-        f'<FONT COLOR="{text_color(_color(ch))}" POINT-SIZE="12"><B>{ch}</B></FONT></TD>'
+        f'<TD STYLE="rounded" BORDER="1" COLOR="#333333" BGCOLOR="{look.color(ch)}" WIDTH="20" HEIGHT="20" FIXEDSIZE="TRUE">'
+        f'<FONT COLOR="{text_color(look.color(ch))}" POINT-SIZE="12"><B>{look.name(ch)}</B></FONT></TD>'
         for ch in guess)
     return f"<TR>{cells}</TR>"
 
 
 def _guess_label(guess: str, count: int, here_too: bool, found: int | None = None,
-                 candidate: bool = True) -> str:
+                 candidate: bool = True, look: _Look = _PLAIN) -> str:
     """Pegs, then "n secrets" and, when the guess is one of them and more follow, "1 found here"
     (so the summaries beside it, which count the others, add up); ``found`` marks a path's end;
     a guess that cannot be the secret (the classic surprise of minimax) says so."""
@@ -103,7 +184,7 @@ def _guess_label(guess: str, count: int, here_too: bool, found: int | None = Non
         rows += (f'<TR><TD BGCOLOR="{HIGHLIGHT}" CELLPADDING="2"><FONT POINT-SIZE="10" COLOR="white">'
                  f'<B> found in {found} guess{"es" if found != 1 else ""} </B></FONT></TD></TR>')
     # The pegs in a table of their own, so a wider line of text below does not spread them apart.
-    pegs = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="0">{_pegs_html(guess)}</TABLE>'
+    pegs = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="0">{_pegs_html(guess, look)}</TABLE>'
     return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="0"><TR><TD ALIGN="CENTER" FIXEDSIZE="TRUE" WIDTH="{23 * len(guess) + 3}" HEIGHT="26">{pegs}</TD></TR>'
             f"{rows}</TABLE>>")
 
@@ -190,6 +271,53 @@ def _fitting_depth(node: dict, limit: int) -> int:
     return depth
 
 
+def estimate_size(node: dict, depth: int) -> tuple[int, int]:
+    """(width, height) in pixels of the dot picture of ``depth`` levels from ``node``, from the
+    leaves drawn and without running dot (within about 15% on the committed 4x6 trees). A level
+    is one rank; leaves side by side set the long side: across for a compact (discs, top down)
+    picture, down for full-size guesses (left to right)."""
+    levels, level = [], [node]
+    for i in range(1, depth + 1):
+        # leaves: nodes drawn without children drawn (at the cut, every node of the level)
+        levels.append((len(level), len(level) if i == depth else sum(1 for n in level if not n.get("next"))))
+        level = [c for n in level for c in n.get("next", {}).values()]
+    n_guesses = sum(count for count, _ in levels)
+    cut = bool(level)  # the last level's children are cut: summaries follow it
+    if n_guesses > COMPACT_OVER:
+        # Disc widths as drawn (0.5 in at the root, x0.7 per level, at least 0.12) plus nodesep.
+        across = sum(leaves * (max(0.12, 0.5 * 0.7 ** i) + 0.08) for i, (_, leaves) in enumerate(levels))
+        width, height = across, 0.62 * (depth + cut) + 0.6
+    else:
+        # A guess with its counts is about 0.75 in tall; a level (guess, key pegs, ranksep) 3.3 in.
+        width, height = 3.3 * depth + 1.4 * cut, 0.75 * sum(leaves for _, leaves in levels) + 0.6
+    return round(width * DPI), round(height * DPI)
+
+
+def _strip(size: tuple[int, int]) -> bool:
+    long, short = max(size), max(1, min(size))
+    return long > MAX_SIDE and long > MAX_RATIO * short
+
+
+def _choose_layout(start: dict, depth: int, height: int, layout: str | None, force: bool):
+    """(layout, note, estimated dot size): dot unless its picture would be an unreadable strip;
+    then twopi when no layout was asked for (the note says why), or an error unless forced."""
+    if layout == "twopi":
+        return layout, None, None
+    size = estimate_size(start, depth)
+    if not _strip(size):
+        return "dot", None, size
+    levels = f"--depth all ({depth} levels)" if depth >= height else f"--depth {depth}"
+    why = (f"{levels} would make a dot picture of about {size[0]:,} x {size[1]:,} px "
+           f"({max(size) // max(1, min(size))}:1), too {'wide' if size[0] > size[1] else 'tall'} to read")
+    if layout is None:
+        return "twopi", f"{why}: drawn radially (--layout twopi); --layout dot --force keeps the strip", size
+    if force:
+        return "dot", None, size
+    fits = next((d for d in range(depth - 1, 0, -1) if not _strip(estimate_size(start, d))), 1)
+    raise CertifyError(f"{why}: draw it radially with --layout twopi, or --depth {fits}, "
+                       f"or add --force to draw the strip anyway")
+
+
 def _split(guess: str, reaching: list[str]) -> dict[str, list[str]]:
     groups: dict[str, list[str]] = {}
     for s in reaching:
@@ -219,12 +347,13 @@ def _walk(cert: dict, at: tuple[str, ...], everyone: list[str]):
     return node, reaching, steps
 
 
-def _secret_keys(start: dict, secret: str, game: dict, everyone, reaching, at) -> list[str]:
+def _secret_keys(start: dict, secret: str, game: dict, everyone, reaching, at,
+                 look: _Look = _PLAIN) -> list[str]:
     """The feedback keys ``secret`` follows from ``start`` until a guess wins."""
     if secret not in set(everyone):
-        raise CertifyError(f"secret {secret!r} is not a code of the game ({_game_text(game)})")
+        raise CertifyError(f"secret {look.name(secret)!r} is not a code of the game ({_game_text(game)})")
     if secret not in set(reaching):
-        raise CertifyError(f"secret {secret} does not reach the node at --at {'/'.join(at)}")
+        raise CertifyError(f"secret {look.name(secret)} does not reach the node at --at {'/'.join(at)}")
     keys, node = [], start
     while node["guess"] != secret:
         b, w = verify.feedback(node["guess"], secret)
@@ -289,25 +418,31 @@ def _new_graph(title: str, layout: str, compact: bool, summaries: bool = False, 
 
 
 def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
-                at: tuple[str, ...] = (), layout: str = "dot"):
+                at: tuple[str, ...] = (), layout: str | None = None, force: bool = False,
+                letters: str | None = None):
     """A ``graphviz.Digraph`` of a verified certificate, and facts about it (a dict).
 
     ``depth`` levels are drawn from the start node (the root, or the node ``at`` reaches);
     each drawn node's cut children become one summary node. ``secret``'s path is always drawn.
+    ``layout`` None: dot, or twopi when dot would draw an unreadable strip (``info["note"]`` says
+    why); ``layout="dot"`` refuses such a strip unless ``force``. ``letters`` (one per colour, as
+    ``play --letters``): pegs show them, in the colours they name (:func:`palette`), and
+    ``secret`` is typed in them.
     """
-    if layout not in LAYOUTS:
+    if layout is not None and layout not in LAYOUTS:
         raise CertifyError(f"unknown layout {layout!r} (use {' or '.join(LAYOUTS)})")
     game = cert["game"]
     pegs = game["pegs"]
+    look = _Look(letters[:game["colors"]] if letters else None)
     everyone = verify.codes(pegs, game["colors"], game["repetition"])
     start, reaching, prefix = _walk(cert, at, everyone)
     path_keys: list[str] = []
     if secret is not None:
-        secret = secret.strip().lower()
-        path_keys = _secret_keys(start, secret, game, everyone, reaching, at)
+        secret = look.code(secret.strip()).lower()
+        path_keys = _secret_keys(start, secret, game, everyone, reaching, at, look)
 
     height = _height(start)
-    depth = max(1, min(default_depth(start, layout) if depth is None else depth, height))
+    depth = max(1, min(default_depth(start, layout or "dot") if depth is None else depth, height))
     n_guesses = sum(c for c, _ in _levels(start)[:depth]) + max(0, len(path_keys) + 1 - depth)
     compact = n_guesses > COMPACT_OVER
 
@@ -316,14 +451,18 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         raise CertifyError(f"{n_guesses} guesses are too many for one picture (limit {MAX_DRAWN}; Graphviz "
                            f"would run for minutes): draw --depth {fits} or a subtree with --at, "
                            f"or browse the whole tree with 'certify html'")
+    layout, note, size = _choose_layout(start, depth, height, layout, force)
     title = f"{shown(cert['strategy']['name'], 80)} on {_game_text(game)}"
+    if look.letters:
+        title += f" ({' '.join(look.letters)})"
     if prefix:  # one notation, the tooltips' and the book's: guess -(key)-> guess
-        title += f", the subtree at {_path_text(prefix)} {start['guess']}"
+        prefix = [(look.name(g), k) for g, k in prefix]
+        title += f", the subtree at {_path_text(prefix)} {look.name(start['guess'])}"
     what = "levels" if height > 1 else "level"
     title += ": " + (f"all {height} {what}" if depth >= height else f"the first {depth} of {height} levels")
     needed = len(prefix) + len(path_keys) + 1 if secret is not None else None
     if secret is not None:
-        title += f"\nsecret {secret}: found in {needed} guess{'es' if needed > 1 else ''}"
+        title += f"\nsecret {look.name(secret)}: found in {needed} guess{'es' if needed > 1 else ''}"
     g = _new_graph(title, layout, compact, summaries=depth < height, path=secret is not None)
 
     drawn = summaries = on_path = not_candidates = 0
@@ -334,17 +473,17 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         node, name, here, level, steps, is_path = stack.pop()
         guess = node["guess"]
         drawn += 1
-        where = _path_text(steps) + (" " if steps else "") + guess
+        where = _path_text(steps) + (" " if steps else "") + look.name(guess)
         tip = f"{where}\n{len(here)} candidate{'s' if len(here) != 1 else ''} left"
         candidate = guess in here
         if candidate:
-            tip += f", {guess} itself among them"
+            tip += f", {look.name(guess)} itself among them"
         else:
-            tip += f"; {guess} is not a candidate (it cannot be the secret)"
+            tip += f"; {look.name(guess)} is not a candidate (it cannot be the secret)"
             not_candidates += 1
         attrs = {"tooltip": tip, "class": "guess" if candidate else "guess not-candidate"}
         if compact:
-            attrs["fillcolor"] = ":".join(f"{_color(ch)};{1 / pegs:.4f}" for ch in guess)
+            attrs["fillcolor"] = ":".join(f"{look.color(ch)};{1 / pegs:.4f}" for ch in guess)
             if is_path and guess == secret:
                 attrs["xlabel"] = f"found in {needed} guess{'es' if needed != 1 else ''}"
                 attrs["fontcolor"] = HIGHLIGHT
@@ -352,7 +491,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
             attrs["width"] = f"{max(width, 0.25) if is_path else width:.2f}"
         else:
             end = needed if is_path and guess == secret else None
-            attrs["label"] = _guess_label(guess, len(here), candidate, end, candidate)
+            attrs["label"] = _guess_label(guess, len(here), candidate, end, candidate, look)
         if is_path:
             on_path += 1
             attrs.update(color=HIGHLIGHT, penwidth="3", **{"class": attrs["class"] + " path"})
@@ -370,7 +509,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         for key, _ in kept:
             _edge(g, name, f"{name}/{key}", key, compact, key == path_key)
         for key, child in reversed(kept):
-            stack.append((child, f"{name}/{key}", groups[key], level + 1, steps + [(guess, key)],
+            stack.append((child, f"{name}/{key}", groups[key], level + 1, steps + [(look.name(guess), key)],
                           key == path_key))
         if cut:
             summaries += 1
@@ -379,7 +518,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
     info = {"guess_nodes": drawn, "summary_nodes": summaries, "depth": depth, "height": height,
             "compact": compact, "path_nodes": on_path, "guesses_needed": needed,
             "not_candidate_nodes": not_candidates,
-            "start": start["guess"]}
+            "start": start["guess"], "layout": layout, "estimated_px": size, "note": note}
     return g, info
 
 
@@ -404,14 +543,17 @@ def _summary(g, parent: str, where: str, cut, groups, compact: bool, partial: bo
 
 
 def render(cert: dict, out, depth: int | None = None, secret: str | None = None,
-           at: tuple[str, ...] = (), layout: str = "dot", inputs=()) -> dict:
-    """Draw a verified certificate into ``out`` (format from its extension); return facts."""
+           at: tuple[str, ...] = (), layout: str | None = None, inputs=(), force: bool = False,
+           letters: str | None = None) -> dict:
+    """Draw a verified certificate into ``out`` (format from its extension); return facts
+    (``layout``: the one drawn, ``note``: why it is not the one asked for; see build_graph)."""
     import graphviz
 
     from .files import write_output
 
     fmt = output_format(out)
-    g, info = build_graph(cert, depth, secret, at, layout)
+    g, info = build_graph(cert, depth, secret, at, layout, force, letters)
+    layout = info["layout"]
     if fmt == "dot":
         data = g.source.encode()
     else:

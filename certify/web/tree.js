@@ -114,7 +114,7 @@
     var box = el("span", "pegs " + (cls || ""));
     box.title = code;
     for (var i = 0; i < code.length; i++) {
-      var c = A.indexOf(code.charAt(i)), p = el("span", "peg", code.charAt(i));
+      var c = A.indexOf(code.charAt(i)), p = el("span", "peg", (D.letters || A).charAt(c));  // --letters
       p.style.backgroundColor = D.palette[c][0];
       p.style.color = D.palette[c][1];
       box.appendChild(p);
@@ -156,7 +156,7 @@
 
   var legend = document.getElementById("legendlist");
   function legendItem(node, text) { var li = el("li"); li.appendChild(node); li.appendChild(el("span", "", text)); legend.appendChild(li); }
-  legendItem(pegs(A.slice(0, Math.min(C, P))), "a guess: one peg per position, its colour's digit on it");
+  legendItem(pegs(A.slice(0, Math.min(C, P))), "a guess: one peg per position, its colour's " + (D.letters ? "letter" : "digit") + " on it");
   legendItem(el("span", "kp", "\u25CF"), "black key peg: right colour, right place");
   legendItem(el("span", "kp", "\u25CB"), "white key peg: right colour, wrong place");
   legendItem(el("span", "none", "none"), "no key peg: no colour of the guess is in the secret");
@@ -323,15 +323,16 @@
   var status = document.getElementById("status"), search = document.getElementById("search");
   function say(box, text, kind) { box.textContent = text; box.className = "status " + (kind || ""); }
   function find(final) {
-    var text = search.value.trim().toLowerCase();
+    var typed = search.value.trim(), text = D.letters ? codeOf(typed) : typed.toLowerCase();  // --letters: typed in them
     if (!text) { say(status, ""); clearMarks(); return; }
-    var bad = checkCode(text);
-    if (bad) { if (final || text.length >= P) say(status, text + ": " + bad, "error"); else say(status, ""); return; }
+    var odd = D.letters ? text.indexOf("?") : -1;
+    var bad = odd >= 0 ? "'" + typed.charAt(odd) + "' is not a colour: use " + NAMES.slice(0, C).split("").join(" ") : checkCode(text);
+    if (bad) { if (final || text.length >= P) say(status, (D.letters ? typed : text) + ": " + bad, "error"); else say(status, ""); return; }
     var ids = pathOf(text);
-    if (!ids) { say(status, "no path for " + text + " (the page's replay disagrees with the tree)", "error"); return; }
+    if (!ids) { say(status, "no path for " + nameOf(text) + " (the page's replay disagrees with the tree)", "error"); return; }
     showPath(ids, ids.length);
-    say(status, text + " is found in " + plural(ids.length, "guess", "guesses") + ": " +
-        ids.map(function (i) { return guess[i]; }).join(" \u2192 "), "ok");
+    say(status, nameOf(text) + " is found in " + plural(ids.length, "guess", "guesses") + ": " +
+        ids.map(function (i) { return nameOf(guess[i]); }).join(" \u2192 "), "ok");
   }
   search.addEventListener("input", function () { find(false); });
   search.addEventListener("keydown", function (ev) { if (ev.key === "Enter") find(true); });
@@ -415,6 +416,168 @@
     say(playStatus, "Reply undone.");
   });
   document.getElementById("stopplay").addEventListener("click", function () { playBox.hidden = true; play = null; clearMarks(); });
+
+  // ---- you guess: the page keeps a secret, the class guesses it (as `play --codemaker`) ----
+  // The secret lives only in this closure: no text or attribute shows it before the game ends.
+  var cmBox = document.getElementById("codemaker"), board = document.getElementById("board");
+  var cmStatus = document.getElementById("cmstatus"), cmType = document.getElementById("cmtype");
+  var cmCurrent = document.getElementById("cmcurrent"), cmRows = document.getElementById("cmrows");
+  var NAMES = D.letters || A;  // what a colour is called on its peg and when typed
+  var NAMED = NAMES.slice(0, C).split("").join(" ");
+  function nameOf(code) {
+    var out = "";
+    for (var i = 0; i < code.length; i++) out += NAMES.charAt(A.indexOf(code.charAt(i)));
+    return out;
+  }
+  function codeOf(typed) {  // typed names to the game's digits ("?" for a character that is no colour)
+    var out = "", upper = NAMES.toUpperCase();
+    for (var i = 0; i < typed.length; i++) {
+      var k = upper.indexOf(typed.charAt(i).toUpperCase());
+      out += k >= 0 && k < C ? A.charAt(k) : "?";
+    }
+    return out;
+  }
+  function randomIndex(n) {  // uniform in [0, n): crypto.getRandomValues, without modulo bias
+    var buf = new Uint32Array(1), limit = Math.floor(4294967296 / n) * n;
+    do { crypto.getRandomValues(buf); } while (buf[0] >= limit);
+    return buf[0] % n;
+  }
+  function holes(b, w) {
+    var box = el("span", "keys");
+    box.title = b + " black, " + w + " white";
+    for (var i = 0; i < P; i++) box.appendChild(el("span", i < b ? "hole b" : i < b + w ? "hole w" : "hole"));
+    return box;
+  }
+  var cm = null;  // {rows, scored: [[guess, key]], cands, over}; the secret is kept apart
+  var cmSecret = "";
+  function newGame(secret, why) {
+    var rows = Math.max(1, Math.min(100, Math.floor(+cmRows.value) || 12));
+    cmRows.value = rows;
+    cmSecret = secret || CODES[randomIndex(CODES.length)];
+    cm = { rows: rows, scored: [], cands: CODES, over: false };
+    board.textContent = "";
+    cmType.value = "";
+    drawCurrent();
+    document.getElementById("entry").hidden = false;
+    document.getElementById("giveup").hidden = false;
+    var colours = NAMES === A ? A.charAt(0) + ".." + A.charAt(C - 1) : NAMED;
+    document.getElementById("cmintro").textContent = "I have picked a secret (" + P + " pegs, colours " +
+      colours + ", " + (REP ? "repeats allowed" : "no colour repeated") + ")" + (why || "") + ". You have " +
+      plural(rows, "guess", "guesses") + ". Click the colours or type a code, then Guess.";
+    say(cmStatus, "Guess 1 of " + rows + ".");
+  }
+  function drawCurrent() {
+    var typed = codeOf(cmType.value.trim());
+    cmCurrent.textContent = "";
+    for (var i = 0; i < P; i++) {
+      var k = i < typed.length ? A.indexOf(typed.charAt(i)) : -1, p;
+      if (k >= 0) {
+        p = el("span", "peg", NAMES.charAt(k));
+        p.style.backgroundColor = D.palette[k][0];
+        p.style.color = D.palette[k][1];
+      } else p = el("span", "peg empty", i < typed.length ? "?" : "");
+      cmCurrent.appendChild(p);
+    }
+  }
+  function submitGuess() {
+    if (!cm || cm.over) return;
+    var typed = cmType.value.trim(), code = codeOf(typed);
+    var bad = checkCode(code);
+    if (bad) {
+      var at = code.indexOf("?");
+      if (at >= 0) bad = "'" + typed.charAt(at) + "' is not a colour: use " + NAMED;
+      say(cmStatus, (typed || "(nothing)") + ": " + bad, "error");
+      return;
+    }
+    var key = feedback(code, cmSecret), n = cm.scored.length + 1;
+    var wrong = null;  // the first earlier row this guess contradicts: it cannot be the secret
+    for (var i = 0; i < cm.scored.length && !wrong; i++) {
+      var would = feedback(cm.scored[i][0], code);
+      if (would !== cm.scored[i][1]) wrong = [i + 1, cm.scored[i][0], cm.scored[i][1], would];
+    }
+    cm.cands = cm.cands.filter(function (s) { return feedback(code, s) === key; });
+    cm.scored.push([code, key]);
+    var bw = key.split(","), li = el("li"), line = el("span", "line");
+    li.dataset.key = key;
+    line.appendChild(pegs(code));
+    line.appendChild(holes(+bw[0], +bw[1]));
+    line.appendChild(el("span", "bw", key));
+    line.appendChild(el("span", "info", plural(cm.cands.length, "secret") + " still possible"));
+    li.appendChild(line);
+    if (wrong) {
+      li.appendChild(el("span", "note", "note: " + nameOf(code) + " could not be the secret: row " + wrong[0] + " (" +
+        nameOf(wrong[1]) + ") scored " + wrong[2] + ", and for " + nameOf(code) + " it would be " + wrong[3]));
+    }
+    board.appendChild(li);
+    cmType.value = "";
+    drawCurrent();
+    if (key === WIN) endGame("You found " + nameOf(cmSecret) + " in " + plural(n, "guess", "guesses") + ".", n);
+    else if (n >= cm.rows) endGame("No guesses left: the secret was " + nameOf(cmSecret) + ".", 0);
+    else say(cmStatus, "Guess " + (n + 1) + " of " + cm.rows + ".");
+  }
+  function endGame(text, yours) {
+    cm.over = true;
+    document.getElementById("entry").hidden = true;
+    document.getElementById("giveup").hidden = true;
+    var ids = pathOf(cmSecret), box = el("span", "secret");
+    box.appendChild(el("span", "", "the secret"));
+    box.appendChild(pegs(cmSecret));
+    var li = el("li", "end");
+    li.appendChild(box);
+    board.appendChild(li);
+    if (ids) {
+      text += " " + D.name + " finds it in " + plural(ids.length, "guess", "guesses") +
+        (yours ? " (you: " + yours + ")" : "") + ": " + ids.map(function (i) { return nameOf(guess[i]); }).join(" ");
+    }
+    say(cmStatus, text, yours ? "ok" : "");
+  }
+  document.getElementById("cmcolours").appendChild((function () {
+    var box = el("span", "colours");
+    for (var k = 0; k < C; k++) {
+      var b = el("button", "peg", NAMES.charAt(k));
+      b.type = "button";
+      b.dataset.colour = k;
+      b.title = "colour " + NAMES.charAt(k);
+      b.style.backgroundColor = D.palette[k][0];
+      b.style.color = D.palette[k][1];
+      box.appendChild(b);
+    }
+    return box;
+  })());
+  document.getElementById("cmcolours").addEventListener("click", function (ev) {
+    var b = ev.target.closest("button");
+    if (!b || !cm || cm.over || cmType.value.trim().length >= P) return;
+    cmType.value = cmType.value.trim() + NAMES.charAt(+b.dataset.colour);
+    drawCurrent();
+  });
+  document.getElementById("cmback").addEventListener("click", function () {
+    cmType.value = cmType.value.trim().slice(0, -1);
+    drawCurrent();
+  });
+  cmType.addEventListener("input", drawCurrent);
+  cmType.addEventListener("keydown", function (ev) { if (ev.key === "Enter") submitGuess(); });
+  document.getElementById("cmguess").addEventListener("click", submitGuess);
+  document.getElementById("giveup").addEventListener("click", function () {
+    if (cm && !cm.over) endGame("You gave up: the secret was " + nameOf(cmSecret) + ".", 0);
+  });
+  document.getElementById("newgame").addEventListener("click", function () { newGame(); });
+  document.getElementById("guessbtn").addEventListener("click", function () {
+    playBox.hidden = true; play = null; clearMarks();  // one game at a time: the other one closes
+    cmBox.hidden = false;
+    if (!cm) newGame();
+    cmType.focus();
+  });
+  document.getElementById("stopguess").addEventListener("click", function () { cmBox.hidden = true; });
+  document.getElementById("playbtn").addEventListener("click", function () { cmBox.hidden = true; });
+  // For tests only (README): start a game with a chosen secret; it never reads the current one.
+  window.__certifyTest = {
+    setSecret: function (code) {
+      if (checkCode(code)) throw new Error(checkCode(code));
+      cmBox.hidden = false;
+      newGame(code, " (set by a test)");
+    },
+    feedback: feedback
+  };
 
   // For tests and the curious: the replayed figures, read-only.
   window.certifyPage = { nodes: N, count: count, height: height, guess: guess, pathOf: pathOf, unfold: unfold };
