@@ -13,7 +13,6 @@ no date nor software version, so the same certificate gives the same bytes.
 from __future__ import annotations
 
 import io
-import sys
 
 from . import verify
 from .errors import CertifyError
@@ -208,8 +207,9 @@ def _legend(ax, y: float, pegs: int, alphabet: str) -> None:
     _finish(ax, patches, colors)
 
 
-def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=()) -> dict:
-    """Write the book of a verified certificate (or of the subtree ``at`` reaches) to ``out`` (.pdf)."""
+def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress: bool = True) -> dict:
+    """Write the book of a verified certificate (or of the subtree ``at`` reaches) to ``out`` (.pdf);
+    ``progress``: a bar of the pages on stderr when it is a terminal."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -258,9 +258,9 @@ def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=()) -> dict:
         _legend(ax, y + 0.6, pegs, verify.ALPHABET)
         pdf.savefig(fig)
 
-        from tqdm import tqdm
+        from .progress import Progress
 
-        bar = tqdm(total=total, initial=1, desc="book", unit="page", delay=1.0, file=sys.stderr, leave=False)
+        bar = Progress(total, "book", enabled=progress, unit="page", initial=1)
         page_no = 2
         for kid, pages, step in sections:
             steps = list(prefix) + [(start.guess, kid.key)]

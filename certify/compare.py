@@ -56,6 +56,7 @@ def row(report) -> dict:
         "max_guesses": top,
         "total_guesses": stats["total_guesses"],
         "mean": stats["total_guesses"] / n,
+        "histogram": dict(stats["histogram"]),
         "cumulative": cumulative,
         "guesses_for_90_percent": needed,
     }

@@ -27,7 +27,13 @@ FULL_MATRIX_CELLS = 1 << 24
 
 _TEXT = bytes.maketrans(bytes(range(MAX_COLORS)), ALPHABET.encode())
 
-__all__ = ["ALPHABET", "Game", "MAX_CODES", "MAX_COLORS"]
+__all__ = ["ALPHABET", "Game", "MAX_CODES", "MAX_COLORS", "typed"]
+
+
+def typed(text: str) -> str:
+    """A code as a person types it, without the white space between pegs or around it
+    ("0 0 1 1", "0011 "): codes take spaces as answers do ("2, 0")."""
+    return "".join(text.split())
 
 
 def _count_codes(pegs: int, colors: int, repetition: bool) -> int:
@@ -133,6 +139,7 @@ class Game:
         """Index of the code written ``text``; CertifyError if it is not a code of this game."""
         if not isinstance(text, str):
             raise CertifyError(f"a code must be a string, got {text!r}")
+        text = typed(text)
         if len(text) != self.pegs:
             raise CertifyError(f"{text!r} is not a code of {self}: it needs {self.pegs} pegs")
         value = 0

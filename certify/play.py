@@ -106,9 +106,10 @@ class Console:
         """A code as shown: its name, after a row of pegs in the pictures' colours on a terminal."""
         if not self.colour:
             return self.name(code)
-        from .render import PALETTE, text_color
+        from .render import palette, text_color
 
-        pegs = "".join(f"\x1b[{'30' if text_color(PALETTE[k]) == 'black' else '97'};48;2;{_rgb(PALETTE[k])}m"
+        colours = palette(self.letters)  # with --letters, the colours the letters name
+        pegs = "".join(f"\x1b[{'30' if text_color(colours[k]) == 'black' else '97'};48;2;{_rgb(colours[k])}m"
                        f" {self.name(ch)} \x1b[0m" for k, ch in ((ALPHABET.index(ch), ch) for ch in code))
         return f"{pegs} {self.name(code)}"
 
@@ -125,7 +126,7 @@ class Console:
             typed = text.strip()
             upper = self.letters.upper()
             digits = []
-            for ch in typed:
+            for ch in "".join(typed.split()):  # "R G B Y" as "RGBY"
                 k = upper.find(ch.upper()) if ch.isascii() and ch.isalnum() else -1
                 if not 0 <= k < game.colors:
                     raise CertifyError(f"{shown(typed, 40)!r}: colour {shown(ch)!r} is not one of "
@@ -140,7 +141,8 @@ class Console:
 
 
 def parse_letters(text: str, colors: int) -> str:
-    """``--letters RGBYOP``: one distinct ASCII letter or digit per colour."""
+    """``--letters RGBYOP``: one distinct ASCII letter or digit per colour (letters past the game's
+    colours are dropped, so that they take no colour from render.palette)."""
     letters = text.strip()
     if not letters.isascii() or not letters.isalnum():
         raise CertifyError(f"--letters {shown(letters, 40)!r}: use ASCII letters or digits")
@@ -148,7 +150,7 @@ def parse_letters(text: str, colors: int) -> str:
         raise CertifyError(f"--letters {letters}: a letter is repeated")
     if len(letters) < colors:
         raise CertifyError(f"--letters {letters}: {len(letters)} letters for {colors} colours")
-    return letters
+    return letters[:colors]
 
 
 def _colours(game: Game, con: Console) -> str:
@@ -288,7 +290,7 @@ def _contradiction(con: Console, game: Game, answers) -> bool:
 def check_code(text: str, game: Game, shown_as: str | None = None) -> str:
     """The code ``text`` (lower case) if it is one of the game's; CertifyError saying why not.
     Unlike Game.parse this never enumerates the game."""
-    code = text.strip().lower()
+    code = "".join(text.split()).lower()  # "0 0 1 1" as "0011", as answers take "2, 0"
     name = shown(shown_as if shown_as is not None else text.strip(), 40)
     if len(code) != game.pegs:
         raise CertifyError(f"{name!r} is not a code of {game}: it needs {game.pegs} pegs, "

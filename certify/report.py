@@ -1,7 +1,7 @@
 """Human-readable text from certificates and verifier reports (tables, summaries, one secret's game).
 
-Only the standard library, the independent verifier and the paper bounds (``certify.bounds``,
-stdlib only) are used here, so `stats` and
+Only the standard library, the independent verifier, the paper bounds (``certify.bounds``,
+stdlib only) and the committed proofs' manifest (``certify.why``) are used here, so `stats` and
 `explain` print what the verifier replayed, not what the file claims.
 """
 
@@ -14,6 +14,14 @@ from .text import shown
 def game_text(game: dict) -> str:
     rep = "" if game["repetition"] else ", no repetition"
     return f"{game['pegs']} pegs x {game['colors']} colours{rep}"
+
+
+def figures(stats: dict) -> dict:
+    """The figures of a replay under the keys every --json output uses for them (stats, verify,
+    compare, explain): secrets, max_guesses, total_guesses, mean and histogram."""
+    return {"secrets": stats["secrets"], "max_guesses": stats["max_guesses"],
+            "total_guesses": stats["total_guesses"], "mean": stats["total_guesses"] / stats["secrets"],
+            "histogram": dict(stats["histogram"])}
 
 
 def _mean(stats: dict) -> str:
@@ -30,8 +38,11 @@ def summary_lines(name: str, game: dict, claims: dict) -> list[str]:
     ]
 
 
-def distribution_table(strategy: dict, game: dict, stats: dict) -> str:
-    """The table as the published studies print it: guesses, count, frequency %, cumulative %."""
+def distribution_table(strategy: dict, game: dict, stats: dict, proven="index") -> str:
+    """The table as the published studies print it: guesses, count, frequency %, cumulative %;
+    then the lower bounds on the worst case, each named by where it comes from. ``proven``: the
+    best proven one ({"bound", "file", "source"}: a proof checked in this run), None for none, or
+    "index" to take the committed proof its manifest lists (certify.why.committed_worst_case)."""
     n = stats["secrets"]
     rows = [f"{shown(strategy['name'], 80)} on {game_text(game)} ({n} secrets), verified",
             f"{'guesses':>7}  {'count':>7}  {'frequency %':>11}  {'cumulative %':>12}"]
@@ -43,7 +54,17 @@ def distribution_table(strategy: dict, game: dict, stats: dict) -> str:
     rows.append(f"{'total':>7}  {n:>7}  {100:>11.2f}")
     rows.append(f"mean {_mean(stats)} guesses ({stats['total_guesses']}/{n}), max {stats['max_guesses']}")
     b = bounds(strategy, game)
-    rows.append(f"lower bound: q0 = {b['q0']} (Viaud 1987, VI), so some secret needs >= {b['lower']} guesses")
+    if proven == "index":
+        from .why import committed_worst_case
+
+        proven = committed_worst_case(game)
+    rows.append("lower bounds on the worst case (guesses every strategy needs for some secret):")
+    rows.append(f"  counting, from the number of answers alone (Viaud 1987, VI: q0 = {b['q0']}): >= {b['lower']}")
+    if proven:
+        rows.append(f"  proof certificate {shown(proven['file'])} ({proven['source']}; `certify why` explains "
+                    f"it): >= {proven['bound']}")
+    else:
+        rows.append("  proof certificate: none on file for this game (`certify bound --worst` writes one)")
     if "viaud_prop_v1" in b:
         rows.append(f"upper bound: {b['viaud_prop_v1']} guesses (Viaud 1987, Prop. V.1 + 1 to show the code), "
                     f"measured max {stats['max_guesses']}")
@@ -72,7 +93,7 @@ def explain_secret(cert: dict, secret: str) -> tuple[list[str], list[dict]]:
     game = cert["game"]
     pegs, colors, repetition = game["pegs"], game["colors"], game["repetition"]
     candidates = verify.codes(pegs, colors, repetition)
-    secret = secret.lower()
+    secret = "".join(secret.split()).lower()  # "3 1 3 2" as "3132", as answers take "2, 0"
     if secret not in set(candidates):
         raise CertifyError(f"{secret!r} is not a code of the game ({game_text(game)})")
     lines = [f"secret {secret}, strategy {shown(cert['strategy']['name'], 80)} on {game_text(game)}"]

@@ -3,6 +3,7 @@ traceback; and an interrupted build leaves nothing behind."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -96,19 +97,44 @@ def _default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _read_all(fd: int) -> bytes:
+    """What is left to read from a pty's master (EIO once the other side is closed)."""
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return out
+        if not chunk:
+            return out
+        out += chunk
+
+
 def test_interrupted_build_leaves_no_file_and_no_temporary(tmp_path):
+    import fcntl
+    import struct
+    import termios
+
     out = tmp_path / "knuth-5x9.json.gz"  # a build of several seconds, even with the fast kernel
+    # stderr is a terminal (80 columns), as when Ctrl-C is typed: the progress bar is drawn there only.
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     proc = subprocess.Popen([sys.executable, "-m", "certify", "build", "knuth", "--pegs", "5", "--colors", "9",
-                             "-o", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             "-o", str(out)], cwd=ROOT, stdout=subprocess.PIPE, stderr=slave,
                             preexec_fn=_default_sigint)
+    os.close(slave)
     # The progress bar appears on stderr after a second of building: then we are mid-build.
-    first = proc.stderr.read(1)
+    try:
+        first = os.read(master, 1)
+    except OSError:
+        first = b""
     assert first, "the build ended before showing progress"
     time.sleep(0.3)
     assert proc.poll() is None, "the build finished before it could be interrupted"
     proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
-    stderr = (first + stderr).decode()
+    stdout, _ = proc.communicate(timeout=60)
+    stderr = (first + _read_all(master)).decode(errors="replace")
+    os.close(master)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert stderr.rstrip().splitlines()[-1].split("\r")[-1].endswith("interrupted")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, add_game_args, freeze_startup, game_of, positive, print_json
+from .common import EXIT_OK, add_game_args, add_quiet, freeze_startup, game_of, positive, print_json
 
 
 def cmd_build(args) -> int:
@@ -46,8 +46,8 @@ def cmd_build(args) -> int:
     write(cert, out)
     if args.json:
         print_json({"file": out, "game": cert["game"], "strategy": cert["strategy"], "claims": cert["claims"]}, "build")
-    else:  # with -o -, standard output holds the certificate: the summary goes to stderr
-        to = sys.stderr if out == "-" else sys.stdout
+    elif not (out == "-" and args.quiet):  # with -o -, stdout holds the certificate: the summary
+        to = sys.stderr if out == "-" else sys.stdout  # goes to stderr, a note that -q leaves out
         print(f"wrote {'standard output' if out == '-' else out}", file=to)
         for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
             print(line, file=to)
@@ -90,7 +90,7 @@ def register(sub) -> None:
     p.add_argument("--first", metavar="CODE", help="override the first guess")
     p.add_argument("--sequence", metavar="CODES", help="greenwell: static sequence, comma-separated")
     p.add_argument("-o", "--output", metavar="FILE", help="certificate path (.json or .json.gz)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_quiet(p)
     p.add_argument("--workers", type=positive, metavar="N",
                    help="build on a local Dask cluster of N processes")
     p.add_argument("--scheduler", metavar="ADDRESS",

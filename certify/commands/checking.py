@@ -4,50 +4,112 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, load_verified, positive, print_json, verified
+from .common import EXIT_OK, add_quiet, load_verified, positive, print_json, verified
+
+#: The manifests written beside the certificates (``"format"``), and what checks each: a manifest
+#: is not a certificate, so ``verify certificates/*.json`` names it and goes on.
+MANIFESTS = {
+    "certify-certificate-index": "`make verify` / python -m certify.catalog verify",
+    "certify-lower-bound-index": "`make verify` / python -m certify.catalog verify-bounds",
+    "certify-external-index": "python -m certify.catalog verify-external DIR",
+}
 
 
-def _wait(note: str) -> None:
-    print(note, file=sys.stderr, flush=True)
+def _note(quiet: bool = False):
+    """How a command prints a note on stderr (nothing with -q)."""
+    if quiet:
+        return lambda note: None
+    return lambda note: print(note, file=sys.stderr, flush=True)
 
 
-def _progress():
-    """Progress of a long lower-bound check on stderr, when it is a terminal."""
+def _progress(quiet: bool = False):
+    """Progress of a long lower-bound check on stderr, when it is a terminal (and not -q)."""
     from ..verify_bound import progress_printer
 
-    return progress_printer(sys.stderr) if sys.stderr.isatty() else None
+    return progress_printer(sys.stderr) if sys.stderr.isatty() and not quiet else None
+
+
+def _manifest(raw: bytes):
+    """The format of a manifest (MANIFESTS) when ``raw`` is one, else None: a JSON object whose
+    "format" names a manifest and whose entries are a list."""
+    import json
+
+    if raw[:2] == b"\x1f\x8b" or len(raw) > 1 << 24:  # manifests are plain, small JSON
+        return None
+    try:
+        doc = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or doc.get("format") not in MANIFESTS:
+        return None
+    entries = doc.get("proofs" if doc["format"] == "certify-lower-bound-index" else "certificates")
+    return doc["format"] if isinstance(entries, list) else None
+
+
+def _check_file(path: str, max_guesses, quiet: bool):
+    """(kind, report) of a file read once, or ("manifest", format) for a manifest."""
+    from .. import verify
+    from ..optimality import STRATEGY, check_bytes
+
+    try:
+        raw = verify.read_input(path, _note(quiet))
+    except (verify.Unreadable, verify.Invalid) as e:  # as check_any reports them
+        report = verify.Report(path)
+        unreadable = isinstance(e, verify.Unreadable)
+        report.status = verify.EXIT_UNUSABLE if unreadable else verify.EXIT_INVALID
+        report.error = f"cannot read file: {e}" if unreadable else str(e)
+        return STRATEGY, report
+    form = _manifest(raw)
+    if form is not None:
+        return "manifest", form
+    return check_bytes(raw, path, max_guesses, progress=_progress(quiet))
 
 
 def cmd_verify(args) -> int:
-    if args.optimal is not None:
-        return _optimal(args.files, args.optimal, args.json, args.max_guesses)
     from ..errors import CertifyError
-    from ..optimality import LOWER_BOUND, check_any
+
+    if args.optimal is not None:
+        if len(args.optimal) == 2:  # least worst case, then least total: a pair of proofs
+            return _optimal_pair(args.files, args.optimal, args.json, args.max_guesses, args.quiet)
+        if len(args.optimal) > 2:
+            raise CertifyError("--optimal: one lower bound, or two (a worst case, then a total)")
+        return _optimal(args.files, args.optimal[0], args.json, args.max_guesses, args.quiet)
+    from ..optimality import LOWER_BOUND, STRATEGY
+    from ..report import figures
     from ..text import shown
 
-    results = []
+    results, skipped = [], []
     for f in args.files:
-        results.append(check_any(f, args.max_guesses, on_wait=_wait, progress=_progress()))
-        if results[-1][0] == LOWER_BOUND and args.max_guesses is not None:  # no maximum to require
+        kind, report = _check_file(f, args.max_guesses, args.quiet)
+        if kind == "manifest":
+            skipped.append({"file": f, "kind": "manifest", "format": report})
+            _note(args.quiet)(f"{shown(f)}: manifest, skipped (use {MANIFESTS[report]} to check it)")
+            continue
+        results.append((kind, report))
+        if kind == LOWER_BOUND and args.max_guesses is not None:  # no maximum to require
             raise CertifyError(f"--max-guesses applies to strategy certificates; {shown(f)} is a "
                                "lower-bound certificate (its claims say what it proves)")
     if args.json:
+        # A valid strategy's replayed figures also under the keys stats, compare and explain use.
         print_json({"report_version": 1, "tool": "certify.verify",
-                    "results": [dict(r.to_json(), kind=kind) for kind, r in results]})
+                    "results": [dict(r.to_json(), kind=kind,
+                                     **(figures(r.replayed) if kind == STRATEGY and r.valid else {}))
+                                for kind, r in results],
+                    "skipped": skipped})
     else:
         for _, r in results:
             print(r.line(), file=sys.stdout if r.valid else sys.stderr)
-    return max(r.status for _, r in results)
+    return max((r.status for _, r in results), default=EXIT_OK)
 
 
-def _checked(path: str, want: str, max_guesses=None):
+def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
     """The report of a valid certificate of kind ``want`` (the file read once; a strategy within
     ``max_guesses``); else SystemExit with the checker's status, or CertifyError for the wrong kind."""
     from ..errors import CertifyError
     from ..optimality import check_any
     from ..text import shown
 
-    kind, report = check_any(path, max_guesses, on_wait=_wait, progress=_progress())
+    kind, report = check_any(path, max_guesses, on_wait=_note(quiet), progress=_progress(quiet))
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)
@@ -56,7 +118,7 @@ def _checked(path: str, want: str, max_guesses=None):
     return report
 
 
-def _optimal(files, bound_file: str, as_json: bool, max_guesses=None) -> int:
+def _optimal(files, bound_file: str, as_json: bool, max_guesses=None, quiet: bool = False) -> int:
     from ..errors import CertifyError
     from ..optimality import compare
 
@@ -64,7 +126,8 @@ def _optimal(files, bound_file: str, as_json: bool, max_guesses=None) -> int:
         raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(files)} files")
     from ..optimality import LOWER_BOUND, STRATEGY
 
-    strategy, bound = _checked(files[0], STRATEGY, max_guesses), _checked(bound_file, LOWER_BOUND)
+    strategy = _checked(files[0], STRATEGY, max_guesses, quiet)
+    bound = _checked(bound_file, LOWER_BOUND, quiet=quiet)
     result = compare(strategy, bound)
     if as_json:
         print_json({"report_version": 1, "tool": "certify.verify",
@@ -77,8 +140,36 @@ def _optimal(files, bound_file: str, as_json: bool, max_guesses=None) -> int:
     return EXIT_OK if result["optimal"] else 1
 
 
+def _optimal_pair(files, bound_files, as_json: bool, max_guesses=None, quiet: bool = False) -> int:
+    """A strategy beside a worst-case proof and a total proof (in either order): least worst case,
+    then least total (docs/lower-bound-format.md, "Lexicographic claims")."""
+    from ..errors import CertifyError
+    from ..optimality import LOWER_BOUND, STRATEGY, compare_pair
+
+    if len(files) != 1:
+        raise CertifyError(f"--optimal compares one strategy certificate with the bounds, got {len(files)} files")
+    strategy = _checked(files[0], STRATEGY, max_guesses, quiet)
+    bounds = [_checked(f, LOWER_BOUND, quiet=quiet) for f in bound_files]
+    worst = [b for b in bounds if "worst_case" in b.claims]
+    if len(worst) != 1:
+        raise CertifyError("--optimal twice: one worst-case bound and one total bound (least worst case, "
+                           "then least total)")
+    total = bounds[1 - bounds.index(worst[0])]
+    result = compare_pair(strategy, worst[0], total)
+    if as_json:
+        print_json({"report_version": 1, "tool": "certify.verify",
+                    "strategy": dict(strategy.to_json(), kind="strategy"),
+                    "bounds": [dict(b.to_json(), kind="lower-bound") for b in bounds], "optimality": result})
+    else:
+        print(strategy.line())
+        for b in bounds:
+            print(b.line())
+        print(result["text"])
+    return EXIT_OK if result["optimal"] else 1
+
+
 def cmd_stats(args) -> int:
-    from ..report import bounds, distribution_table
+    from ..report import bounds, distribution_table, figures
 
     if args.plot:
         from ..plot import plot_format
@@ -87,40 +178,56 @@ def cmd_stats(args) -> int:
 
         plot_format(args.plot)  # a bad extension fails before the (slower) verification
         check_output(args.plot, inputs=[args.file])
-    report = verified(args.file)
+    report = verified(args.file, quiet=args.quiet)
     lower = None
     if args.bound is not None:  # checked before anything is printed or drawn
         from ..optimality import LOWER_BOUND, compare
 
-        lower = compare(report, _checked(args.bound, LOWER_BOUND))
+        lower = compare(report, _checked(args.bound, LOWER_BOUND, quiet=args.quiet))
+    proven = _proven_worst_case(report.game, lower)
     if args.plot:
         from ..plot import plot_distribution
 
         plot_distribution(report, args.plot, inputs=[args.file])
-        print(f"wrote {args.plot}", file=sys.stderr)
+        _note(args.quiet)(f"wrote {args.plot}")
     if args.json:
         stats = report.replayed
-        out = {"file": args.file, "game": report.game, "strategy": report.strategy,
-               "verified": stats, "mean": stats["total_guesses"] / stats["secrets"],
-               "bounds": bounds(report.strategy, report.game)}
+        # "verified" holds the same figures as before the shared keys (kept for readers of v1).
+        out = {"file": args.file, "game": report.game, "strategy": report.strategy, **figures(stats),
+               "verified": stats, "bounds": dict(bounds(report.strategy, report.game), proven_worst_case=proven)}
         if lower is not None:
             out["lower_bound"] = lower
         print_json(out, "stats")
     else:
-        print(distribution_table(report.strategy, report.game, report.replayed))
+        print(distribution_table(report.strategy, report.game, report.replayed, proven))
         if lower is not None:
             print(f"proven lower bound ({lower['bound_file']}): {lower['statement']}")
             print(f"this strategy: {lower['text']}")
     return EXIT_OK
 
 
-def cmd_explain(args) -> int:
-    from ..report import explain_secret
+def _proven_worst_case(game: dict, lower):
+    """The best proven worst-case bound of the game, kept apart from the counting bound: a
+    worst-case proof checked in this run (--bound), or the committed proof the manifest lists."""
+    from ..why import committed_worst_case
 
-    _, cert = load_verified(args.file)
+    found = []  # on a tie the first wins: the proof checked in this run
+    if lower is not None and "worst_case" in lower["claims"]:
+        found.append({"bound": lower["proven_minimum"], "file": lower["bound_file"], "source": "checked in this run"})
+    found.append(committed_worst_case(game))
+    return max((p for p in found if p), key=lambda p: p["bound"], default=None)
+
+
+def cmd_explain(args) -> int:
+    from ..report import explain_secret, figures
+
+    report, cert = load_verified(args.file, quiet=args.quiet)
     lines, steps = explain_secret(cert, args.secret)
     if args.json:
-        print_json({"file": args.file, "secret": args.secret.lower(), "steps": steps}, "explain")
+        # The certificate's figures beside the secret's game, under the shared keys.
+        print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
+                    **figures(report.replayed), "secret": steps[-1]["guess"], "guesses": len(steps),
+                    "steps": steps}, "explain")
     else:
         print("\n".join(lines))
     return EXIT_OK
@@ -146,7 +253,7 @@ def cmd_compare(args) -> int:
     rows = compare.sort([compare.row(r) for r in valid], args.sort)
     if args.plot:
         compare.plot(rows, args.plot, inputs=args.files)
-        print(f"wrote {args.plot}", file=sys.stderr)
+        _note(args.quiet)(f"wrote {args.plot}")
     if args.json:
         print_json(compare.to_json(rows))
     elif args.csv:
@@ -176,8 +283,11 @@ def register(sub) -> None:
     p.add_argument("--max-guesses", type=positive, metavar="K",
                    help="also require max guesses <= K (strategy certificates only)")
     p.add_argument("--json", action="store_true", help="machine-readable report")
-    p.add_argument("--optimal", metavar="BOUND", help="with one strategy certificate: check the lower-bound "
-                   "certificate BOUND too and say whether they meet (exit 0 optimal, 1 gap)")
+    p.add_argument("--optimal", metavar="BOUND", action="append",
+                   help="with one strategy certificate: check the lower-bound certificate BOUND too and say "
+                   "whether they meet (exit 0 optimal, 1 gap); twice, a worst-case bound and a total "
+                   "bound: least worst case, then least total")
+    add_quiet(p)
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("stats", help="distribution table of a verified certificate")
@@ -185,12 +295,14 @@ def register(sub) -> None:
     p.add_argument("--plot", metavar="OUT", help="also draw the distribution as a bar chart (.png, .svg, .pdf)")
     p.add_argument("--bound", metavar="BOUND", help="a lower-bound certificate: its proven bound is shown beside")
     p.add_argument("--json", action="store_true")
+    add_quiet(p)
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("explain", help="the game one secret plays through a certificate")
     p.add_argument("file", metavar="FILE")
     p.add_argument("secret", metavar="SECRET")
     p.add_argument("--json", action="store_true")
+    add_quiet(p)
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("compare", help="compare verified certificates side by side")
@@ -202,8 +314,10 @@ def register(sub) -> None:
     p.add_argument("--max-columns", type=positive, default=8, metavar="K",
                    help="text table: at most K 'found within k' columns (default 8)")
     p.add_argument("--plot", metavar="OUT", help="also draw the cumulative curves (.png, .svg, .pdf)")
+    add_quiet(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("strategies", help="list the strategies")
     p.add_argument("--json", action="store_true")
+    add_quiet(p)
     p.set_defaults(func=cmd_strategies)

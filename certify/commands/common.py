@@ -31,6 +31,11 @@ def add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
 
 
+def add_quiet(p: argparse.ArgumentParser) -> None:
+    """-q/--quiet, which every command takes: no progress and no notes on stderr (errors still)."""
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")
+
+
 def freeze_startup(*modules: str) -> None:
     """Import ``modules`` (numpy and numba come with them), then move every object made so far
     out of the cyclic GC's reach (``gc.freeze``). The CLI owns its process and these ~150k
@@ -70,19 +75,20 @@ def print_json(obj, kind: str | None = None) -> None:
     sys.stdout.flush()
 
 
-def verified(path: str, max_guesses=None):
+def verified(path: str, max_guesses=None, quiet: bool = False):
     """Verify a file and return its report, or raise SystemExit with the verifier's status."""
-    return load_verified(path, max_guesses)[0]
+    return load_verified(path, max_guesses, quiet)[0]
 
 
-def load_verified(path: str, max_guesses=None):
+def load_verified(path: str, max_guesses=None, quiet: bool = False):
     """(report, certificate) of a file read ONCE: the certificate dict is the very document the
     verifier checked, never a second reading of the file. Raises SystemExit with the verifier's
-    status (after printing its one line) when the file is not a valid certificate."""
+    status (after printing its one line) when the file is not a valid certificate. ``quiet``: no
+    note while a pipe is waited for."""
     from .. import verify
 
     report = verify.verify_file(path, max_guesses, keep=True,
-                                on_wait=lambda note: print(note, file=sys.stderr, flush=True))
+                                on_wait=None if quiet else lambda note: print(note, file=sys.stderr, flush=True))
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)

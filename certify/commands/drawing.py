@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .common import EXIT_OK, load_verified, positive, print_json
+import sys
+
+from .common import EXIT_OK, add_quiet, load_verified, positive, print_json
 
 
 def _depth(text: str) -> int:
@@ -18,9 +20,13 @@ def cmd_render(args) -> int:
     render.output_format(args.output)  # bad arguments fail before the (slower) verification
     at = render.parse_at(args.at)
     check_output(args.output, inputs=[args.file])
-    _, cert = load_verified(args.file)
-    info = render.render(cert, args.output, depth=args.depth, secret=args.secret,
-                         at=at, layout=args.layout, inputs=[args.file])
+    _, cert = load_verified(args.file, quiet=args.quiet)
+    secret = None if args.secret is None else "".join(args.secret.split())  # "3 1 3 2" as "3132"
+    info = render.render(cert, args.output, depth=args.depth, secret=secret, at=at,
+                         layout=args.layout, inputs=[args.file], force=args.force,
+                         letters=_letters(args, cert))
+    if info["note"] and not args.quiet:
+        print(f"note: {info['note']}", file=sys.stderr)
     if args.json:
         print_json(info, "render")
     else:
@@ -31,20 +37,30 @@ def cmd_render(args) -> int:
     return EXIT_OK
 
 
+def _letters(args, cert: dict) -> str | None:
+    """--letters checked against the certificate's colours, as ``play`` checks them."""
+    if not args.letters:
+        return None
+    from ..play import parse_letters
+
+    return parse_letters(args.letters, cert["game"]["colors"])
+
+
 def _book(args) -> int:
     from .. import render
     from ..errors import CertifyError
     from ..files import check_output, format_from_extension
 
     format_from_extension(args.output, {".pdf": "pdf"}, "book")
-    if args.depth or args.secret or args.layout != "dot":
-        raise CertifyError("--book prints the whole tree: --depth, --secret and --layout do not apply")
+    if args.depth or args.secret or args.layout is not None or args.force or args.letters:
+        raise CertifyError("--book prints the whole tree: --depth, --secret, --layout, --force and "
+                           "--letters do not apply")
     at = render.parse_at(args.at)
     check_output(args.output, inputs=[args.file])
-    report, cert = load_verified(args.file)
+    report, cert = load_verified(args.file, quiet=args.quiet)
     from .. import book
 
-    info = book.book(cert, report, args.output, at=at, inputs=[args.file])
+    info = book.book(cert, report, args.output, at=at, inputs=[args.file], progress=not args.quiet)
     if args.json:
         print_json(info, "book")
     else:
@@ -58,7 +74,7 @@ def cmd_export(args) -> int:
 
     export.output_format(args.output)  # a bad extension fails before the verification
     check_output(args.output, inputs=[args.file])
-    _, cert = load_verified(args.file)
+    _, cert = load_verified(args.file, quiet=args.quiet)
     info = export.export(cert, args.output, inputs=[args.file])
     if args.json:
         print_json(info, "export")
@@ -73,8 +89,8 @@ def cmd_html(args) -> int:
     from ..files import check_output
 
     check_output(args.output, inputs=[args.file])
-    report, cert = load_verified(args.file)
-    info = htmltree.write_html(report, cert, args.output, inputs=[args.file])
+    report, cert = load_verified(args.file, quiet=args.quiet)
+    info = htmltree.write_html(report, cert, args.output, inputs=[args.file], letters=_letters(args, cert))
     if args.json:
         print_json(info, "html")
     else:
@@ -90,21 +106,33 @@ def register(sub) -> None:
                    help="draw N levels ('all' for the whole tree; default: as many as stay legible)")
     p.add_argument("--secret", metavar="CODE", help="highlight the path this secret takes")
     p.add_argument("--at", metavar="PATH", help="draw the subtree a feedback path reaches, e.g. 1,0/0,2")
-    p.add_argument("--layout", choices=("dot", "twopi"), default="dot",
-                   help="dot: layered (default); twopi: radial, for whole trees")
+    p.add_argument("--layout", choices=("dot", "twopi"),
+                   help="dot: layered (default); twopi: radial, for whole trees. Without --layout, a "
+                        "dot picture that would be a strip (longer than 4000 px and 10 times its "
+                        "width) is drawn radially instead, with a note; --layout dot refuses it "
+                        "unless --force")
+    p.add_argument("--force", action="store_true", help="draw with --layout dot even an unreadable strip")
+    p.add_argument("--letters", metavar="RGBYOP",
+                   help="show colours as these letters, one per colour, drawn in the colours they name "
+                        "(as play --letters; --secret is then typed in them)")
     p.add_argument("--book", action="store_true",
                    help="the whole tree on A4 pages (.pdf): the start guess first, then each subtree")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_quiet(p)
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("export", help="write a verified tree as a graph file (.graphml .gexf .gml .json)")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="graph file; format from extension")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_quiet(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("html", help="write a verified tree as one interactive, self-contained HTML page")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="the page (.html)")
+    p.add_argument("--letters", metavar="RGBYOP",
+                   help="pegs show these letters, one per colour, in the colours they name (as play --letters)")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_quiet(p)
     p.set_defaults(func=cmd_html)

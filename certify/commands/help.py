@@ -24,6 +24,8 @@ EXAMPLES = {
     "html": ["certify html certificates/knuth-4x6.json -o knuth-4x6.html"],
     "bound": ["certify bound --pegs 3 --colors 3 --worst -o worst-3x3.json",
               "certify bound --pegs 3 --colors 3 --total --strategy-out best-3x3.json -o total-3x3.json"],
+    "why": ["certify why certificates/bounds/worst-case-4x6.json",
+            "certify why certificates/bounds/worst-case-4x7.json.gz --depth 2 --branches 3 --html why-4x7.html"],
     "export": ["certify export certificates/knuth-4x6.json -o knuth.graphml"],
     "play": ["certify play certificates/knuth-4x6.json",
              "certify play --codemaker --pegs 4 --colors 6 --letters RGBYOP",
@@ -31,7 +33,11 @@ EXAMPLES = {
     "consistent": ["certify consistent --pegs 4 --colors 6 0011=1,0 1234=0,2"],
     "hint": ["certify hint --pegs 3 --colors 3 001=1,0",
              "certify hint --pegs 3 --colors 3 --table --sort weight",
-             "certify hint --certificate certificates/knuth-4x6.json 0011=1,0"],
+             "certify hint --certificate certificates/knuth-4x6.json 0011=1,0",
+             "certify hint --strategy optimal \"0 0 1 1=2,0\""],
+    "import": ["certify import c-punchcard tests/data/import/knuth-4x4.cards -o knuth-4x4.json",
+               "certify import cpp-text tests/data/import/knuth-3x3.txt -o knuth-3x3.json",
+               "certify import cuda-json mastermind_run_stats.json --run 3 -o knuth-4x6.json"],
 }
 
 

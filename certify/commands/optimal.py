@@ -80,6 +80,8 @@ def cmd_build_optimal(args) -> int:
     if args.json:
         print_json(summary, "build")
         return EXIT_OK
+    if out == "-" and args.quiet:  # stdout holds the certificate, and the summary is a note on stderr
+        return EXIT_OK
     print(f"wrote {'standard output' if out == '-' else out}: least total {claims['total_guesses']} "
           f"(mean {claims['total_guesses'] / game.size:.4f}), at most {claims['max_guesses']} guesses "
           f"({result.searched} {'tasks' if args.workers or address else 'nodes searched'}, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_game_args, game_of, load_verified, positive, print_json, whole
+from .common import add_game_args, add_quiet, game_of, load_verified, positive, print_json, whole
 
 
 def cmd_play(args) -> int:
@@ -39,7 +39,7 @@ def cmd_play(args) -> int:
             raise CertifyError("give either --secret or --games N --seed K, not both")
     else:
         _only(args, "a game against FILE", ("seed", "rows", "strategy", "secret", "games"))
-    _, cert = load_verified(args.file)
+    _, cert = load_verified(args.file, quiet=args.quiet)
     letters = play.parse_letters(args.letters, cert["game"]["colors"]) if args.letters else None
     if args.auto:
         play.auto(cert, sys.stdout, secret=args.secret, games=args.games, seed=args.seed, letters=letters)
@@ -82,7 +82,7 @@ def cmd_hint(args) -> int:
     if args.certificate:
         if args.strategy:
             raise CertifyError("give either --strategy or --certificate, not both")
-        _, cert = load_verified(args.certificate)
+        _, cert = load_verified(args.certificate, quiet=args.quiet)
         g = cert["game"]
         game = Game(g["pegs"], g["colors"], g["repetition"])
         given = (args.pegs, args.colors)
@@ -96,12 +96,14 @@ def cmd_hint(args) -> int:
     game.check_size()
     answers = [parse_clue(game, c) for c in args.answers]
     table_only = [name for name, on in (("--candidates-only", args.candidates_only),
-                                        ("--sort", args.sort), ("--top", args.top), ("--csv", args.csv))
+                                        ("--sort", args.sort), ("--top", args.top), ("--csv", args.csv),
+                                        ("--up-to-symmetry", args.up_to_symmetry))
                   if on]
     if args.table:
         if args.json and args.csv:
             raise CertifyError("give either --json or --csv, not both")
-        doc = hint.table(game, answers, args.candidates_only, args.sort or "code", args.top)
+        doc = hint.table(game, answers, args.candidates_only, args.sort or "code", args.top,
+                         args.up_to_symmetry)
         if args.json:
             print_json(doc)
         elif args.csv:
@@ -130,11 +132,13 @@ def register(sub) -> None:
     p.add_argument("--rows", type=positive, metavar="N", help="codemaker: guesses allowed (default 12)")
     p.add_argument("--strategy", metavar="ID",
                    help="codemaker: the strategy whose guesses for your secret are shown at the end "
-                        "(default knuth; 'none': not shown)")
+                        "(default knuth; 'none': not shown; 'optimal': the least-total search's "
+                        "guesses, see 'certify hint --help')")
     p.add_argument("--seed", type=whole, help="codemaker, auto: seed of the random secret(s)")
     p.add_argument("--secret", metavar="CODE", help="auto: the secret to play against")
     p.add_argument("--games", type=positive, metavar="N", help="auto: play N random games, show the guesses needed")
     p.add_argument("--letters", metavar="RGBYOP", help="type and show colours as these letters (one per colour)")
+    add_quiet(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("consistent", help="the secrets consistent with answers GUESS=B,W")
@@ -142,6 +146,7 @@ def register(sub) -> None:
     p.add_argument("answers", nargs="*", metavar="GUESS=B,W", help="a guess and its answer")
     p.add_argument("--list", action="store_true", help="list the secrets however many there are")
     p.add_argument("--json", action="store_true")
+    add_quiet(p)
     p.set_defaults(func=cmd_consistent)
 
     p = sub.add_parser("hint", help="what a strategy plays next after some rows, and why (--table: weight table)")
@@ -149,12 +154,26 @@ def register(sub) -> None:
     p.add_argument("--pegs", type=whole, help="pegs per code (default 4, or the certificate's)")
     p.add_argument("--colors", "--colours", type=whole, help="number of colours (default 6)")
     p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
-    p.add_argument("--strategy", metavar="ID", help="the strategy that names the guess (default knuth)")
+    p.add_argument("--strategy", metavar="ID",
+                   help="the strategy that names the guess (default knuth; see 'certify strategies'). "
+                        "'optimal': a guess of least total from here, by exact search: the committed "
+                        "least-total tree's (certificates/optimal-total-GAME.json) while the rows follow "
+                        "it, else a search of the candidates left when there are few enough (about "
+                        "3.2 million candidates x codes: 4x6 any, 4x7 1332, Bulls and Cows 634); "
+                        "beyond, an error says so")
     p.add_argument("--certificate", metavar="FILE", help="the verified certificate's guess, when the rows follow it")
     p.add_argument("--table", action="store_true", help="the weight table: class sizes per answer for every code")
     p.add_argument("--candidates-only", action="store_true", help="table: only the codes that can be the secret")
-    p.add_argument("--sort", choices=("weight", "code"), help="table: row order (default code)")
+    p.add_argument("--sort", choices=("weight", "code"),
+                   help="table: row order (default code); weight: least first, ties broken by "
+                        "candidates first, then the lowest code (Knuth's rule)")
+    p.add_argument("--up-to-symmetry", action="store_true",
+                   help="table: one row per class of codes alike under the peg and colour permutations "
+                        "that map the candidates onto themselves (identical rows; at the start of 4x6 "
+                        "Knuth's five: 0000 0001 0011 0012 0123), its lowest code, and how many codes "
+                        "it stands for")
     p.add_argument("--top", type=positive, metavar="N", help="table: only the first N rows")
     p.add_argument("--csv", action="store_true", help="table as CSV")
     p.add_argument("--json", action="store_true", help="machine-readable")
+    add_quiet(p)
     p.set_defaults(func=cmd_hint)

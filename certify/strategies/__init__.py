@@ -6,6 +6,7 @@ from ..errors import CertifyError
 from .base import Strategy
 from .greenwell import Greenwell
 from .minimax import Entropy, ExpectedSize, Knuth, MinimaxCandidates, MinimaxLowest, MostParts
+from .optimal import Optimal
 from .simple import ConsistentFirst, LastGuess
 from .viaud import Viaud
 
@@ -22,6 +23,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
         LastGuess,
         Greenwell,
         Viaud,
+        Optimal,
     )
 }
 
