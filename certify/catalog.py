@@ -67,6 +67,10 @@ CATALOG += [
         ("2x7-max5", 2, 7, True), ("4x4-max4", 4, 4, True), ("4x4-norep-max5", 4, 4, False),
         ("4x7-norep", 4, 7, False), ("4x8-norep", 4, 8, False), ("4x9-norep", 4, 9, False),
         ("4x9-norep-max6", 4, 9, False),
+        # least total within D, then the fewest secrets needing D (certify.search.catalog)
+        ("2x5-max4-count", 2, 5, True), ("3x3-max4-count", 3, 3, True),
+        ("3x4-norep-max4-count", 3, 4, False), ("4x4-max4-count", 4, 4, True),
+        ("4x6-norep-max5-count", 4, 6, False), ("4x6-max5-count", 4, 6, True),
     ]
 ]
 

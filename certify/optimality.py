@@ -85,6 +85,8 @@ def compare(strategy: verify.Report, bound: verify_bound.Report) -> dict:
                                f"bound is among strategies within {within}")
         have, need = got["total_guesses"], claims["total"]
         what = "total {} guesses" + ("" if within is None else f" (within {within})")
+        if "at_max" in claims:
+            return _compare_at_max(strategy, bound, got, claims)
     shown_have = what.format(have)
     if have == need:
         text = f"optimal: {shown_have} = proven minimum {need}"
@@ -95,3 +97,51 @@ def compare(strategy: verify.Report, bound: verify_bound.Report) -> dict:
     return {"optimal": have == need, "achieved": have, "proven_minimum": need, "gap": have - need,
             "claims": claims, "statement": bound.statement(), "text": text,
             "bound_file": shown(bound.file)}
+
+
+def _secrets(k: int) -> str:
+    return f"{k} secret{'' if k == 1 else 's'}"
+
+
+def _compare_at_max(strategy, bound, got: dict, claims: dict) -> dict:
+    """A strategy within D beside an at_max bound: (total, secrets needing D) against the proven
+    least pair, compared in lexicographic order."""
+    d = claims["max_guesses"]
+    have = (got["total_guesses"], got["histogram"].get(str(d), 0))
+    need = (claims["total"], claims["at_max"])
+    shown_have = f"total {have[0]} guesses, then {_secrets(have[1])} needing {d} (within {d})"
+    if have == need:
+        text = f"optimal: {shown_have} = proven minimum {need[0]}, then {need[1]}"
+    elif have > need:
+        gap = (have[0] - need[0], have[1] - need[1])
+        text = f"gap: {shown_have}, proven minimum {need[0]}, then {need[1]} (gap {gap[0]}, then {gap[1]})"
+    else:  # both checked, yet the strategy beats the bound: one of the checkers is wrong
+        text = f"contradiction: {shown_have} is below the proven minimum {need[0]}, then {need[1]}"
+    return {"optimal": have == need, "achieved": have[0], "proven_minimum": need[0], "gap": have[0] - need[0],
+            "at_max": {"guesses": d, "achieved": have[1], "proven_minimum": need[1], "gap": have[1] - need[1]},
+            "claims": claims, "statement": bound.statement(), "text": text, "bound_file": shown(bound.file)}
+
+
+def compare_pair(strategy: verify.Report, worst: verify_bound.Report, total: verify_bound.Report) -> dict:
+    """A (valid) strategy beside a worst-case bound D and a total bound T: (max, total) against
+    (D, T) in lexicographic order (least worst case, then least total). The total bound must
+    cover the strategies within D: no limit, or a limit of at least D. Raises CertifyError when
+    they cannot be compared."""
+    if "worst_case" not in worst.claims or "total" not in total.claims or "at_max" in total.claims:
+        raise CertifyError("least worst case, then least total: give a worst-case bound and a total bound")
+    first = compare(strategy, worst)  # (also the games)
+    d = worst.claims["worst_case"]
+    within = total.claims.get("max_guesses")
+    if within is not None and within < d:
+        raise CertifyError(f"the total bound is among strategies within {within}, fewer guesses than the "
+                           f"proven least worst case {d}: it says nothing of the strategies within {d}")
+    if first["achieved"] != d:  # the first key decides (or the checkers disagree)
+        second, text = None, first["text"] + " (the total is compared only at the least worst case)"
+        optimal = False
+    else:
+        second = compare(strategy, total)
+        optimal = second["optimal"]
+        head, rest = second["text"].split(": ", 1)
+        text = f"{head}: max {d} guesses = proven minimum {d}, then {rest}"
+    return {"optimal": optimal, "worst_case": first, "total": second, "text": text,
+            "bound_files": [shown(worst.file), shown(total.file)]}

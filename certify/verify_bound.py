@@ -7,7 +7,8 @@ its own::
     python certify/verify_bound.py FILE... [--json]
 
 A certificate proves that every strategy needs at least D guesses for some secret, or at least
-T guesses in total (docs/lower-bound-format.md). Its nodes are checked in index order. A node's
+T guesses in total, or (at_max) at least the pair (T guesses in total, K secrets needing the
+maximum) in lexicographic order, written as one cost (docs/lower-bound-format.md). Its nodes are checked in index order. A node's
 set of secrets is computed here, never read: the root's is every code, a child's is the class of
 a guess at an earlier node (through a permutation when one is given). At every node EVERY code
 of the game is tried as the next guess, and each must be refuted by counting or by the node's
@@ -393,12 +394,14 @@ def _header(doc):
         shown = "more than 10^19" if pegs > 64 else str(size)
         raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
     claims = _get(doc, "claims", dict, "")
-    _only(claims, ("worst_case", "total", "max_guesses"), "claims")
+    _only(claims, ("worst_case", "total", "max_guesses", "at_max"), "claims")
     if ("worst_case" in claims) == ("total" in claims):
         raise Invalid("claims: exactly one of 'worst_case' and 'total' is needed")
     if "worst_case" in claims and "max_guesses" in claims:
         raise Invalid("claims: 'max_guesses' goes only with 'total'")
-    for key, low in (("worst_case", 1), ("total", 0), ("max_guesses", 1)):
+    if "at_max" in claims and "max_guesses" not in claims:
+        raise Invalid("claims: 'at_max' goes only with 'total' and 'max_guesses'")
+    for key, low in (("worst_case", 1), ("total", 0), ("max_guesses", 1), ("at_max", 0)):
         if key in claims and _get(claims, key, int, "claims") < low:
             raise Invalid(f"claims.{key}: must be >= {low}, got {claims[key]}")
     nodes = _get(doc, "nodes", list, "")
@@ -407,6 +410,8 @@ def _header(doc):
     if len(nodes) > MAX_NODES:
         raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
     codes = verify._n_codes(pegs, colors, repetition)
+    if claims.get("at_max", 0) > codes:  # (the bounds' unit needs at_max < codes + 1)
+        raise Invalid(f"claims.at_max: {claims['at_max']} is more than the game's {codes} secrets")
     if len(nodes) * codes > MAX_WORK:
         raise Invalid(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {MAX_WORK} "
                       "the checker examines (the limit)")
@@ -516,6 +521,11 @@ class _Proof:
         self.game, self.nodes = game, nodes
         self.worst_case = "worst_case" in claims
         self.max_guesses = claims.get("max_guesses")
+        # With at_max a secret found at the l-th guess of r left costs (n + 1) l, plus 1 when
+        # l = r: the sum over S is (n + 1) x total + (the secrets at the maximum).
+        self.at_max = "at_max" in claims
+        self.weight = game.n + 1 if self.at_max else 1
+        self.costs_at: dict = {}
         self.sets = [None] * len(nodes)
         self.sets[0] = np.arange(game.n, dtype=SET)  # a set: the sorted indices of its codes
         self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
@@ -573,7 +583,7 @@ class _Proof:
         if self.worst_case:
             holds = d <= 1 or not game.fits(size, d - 1)
         else:
-            holds = game.total[size] >= d or (left is not None and not game.fits(size, left))
+            holds = self.cost(size, left) >= d or (left is not None and not game.fits(size, left))
         if holds and not entries:
             self.stats["counting_nodes"] += 1
         self.stats["guesses"] += len(entries) if holds else game.n
@@ -669,14 +679,29 @@ class _Proof:
         """The guess refuted directly for a same_as target h: h when h has an entry, else canon(h)."""
         return h if h in entries else self.canon(h, blocks)
 
+    def costs(self, r) -> np.ndarray:
+        """Counting's bound on the cost of k secrets with r guesses left, for k = 0..n: the least
+        total (countTotal), and with at_max weighted, plus 1 for each secret beyond the N(r - 1)
+        that r - 1 guesses can find: those are found at the r-th guess, the last allowed."""
+        if r not in self.costs_at:
+            found = self.game.total_of * self.weight
+            if self.at_max and r is not None and r >= 1:
+                found = found + np.maximum(0, np.arange(self.game.n + 1) - self.game.most(r - 1))
+            self.costs_at[r] = found
+        return self.costs_at[r]
+
+    def cost(self, size: int, r) -> int:
+        return int(self.costs(r)[size])
+
     def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
         """For every guess g, given the sizes[k, g] of its non-winning classes at the node: is it refuted
         by counting alone? (Never a wrong True; a False goes to guess(), which decides.)"""
         game = self.game
         if self.worst_case:  # some class needs >= d - 1 guesses: more than N(d - 2) secrets
             return sizes.max(axis=0) > game.most(d - 2)
-        # |S| + the counting totals of the classes; no guess reaches n^2 + n + 1 (int64 is enough)
-        refuted = size + game.total_of[sizes].sum(axis=0) >= min(d, game.n * (game.n + 1) + 1)
+        # |S| + the counting totals of the classes (weighted); no guess reaches w (n^2 + n + 1)
+        refuted = (self.weight * size + self.costs(None if left is None else left - 1)[sizes].sum(axis=0)
+                   >= min(d, self.weight * (game.n * (game.n + 1) + 1)))
         if left is not None:  # some class cannot be solved in the r - 1 guesses left
             refuted |= sizes.max(axis=0) > game.most(left - 1)
         return refuted
@@ -694,13 +719,13 @@ class _Proof:
                               "node gives this feedback (an empty class)")
             self.reach(i, g, key, S[row == k], j, perm)
             given[k] = self.nodes[j][0]
-        best, total = (0, None), size
+        best, total = (0, None), self.weight * size
         for k, n in enumerate(sizes[:game.win]):
             if not n:
                 continue
             if left is not None and not game.fits(n, left - 1):
                 return True  # this class cannot be solved within the guesses left
-            count = game.worst[n] if self.worst_case else game.total[n]
+            count = game.worst[n] if self.worst_case else self.cost(n, None if left is None else left - 1)
             value = max(count, given.get(k, 0))
             best = max(best, (value, game.keys[k]))
             total += value
@@ -715,6 +740,9 @@ class _Proof:
                     f"{value} more guesses, the bound needs {d - 1}")
         if total >= d:
             return True
+        if self.at_max:
+            t, k = divmod(total, self.weight)
+            return f"it costs at least {total} ({t} guesses in total, then {k} at the maximum), below the bound {d}"
         return f"it gives at least {total} guesses in total, below the bound {d}"
 
     def reach(self, i: int, g: int, key: str, C, j: int, perm) -> None:
@@ -783,8 +811,12 @@ class Report:
             return (f"no strategy for {label} solves every secret within {d} guesses (every strategy "
                     f"needs >= {d + 1} for some secret)")
         within = f" within {c['max_guesses']} guesses" if "max_guesses" in c else ""
+        then = ""
+        if "at_max" in c:  # the pair (total, secrets needing the maximum), in lexicographic order
+            then = (f"; one with exactly {c['total']} has >= {c['at_max']} "
+                    f"secret{'' if c['at_max'] == 1 else 's'} needing {c['max_guesses']} guesses")
         return (f"every strategy for {label}{within} needs >= {c['total']} guesses in total "
-                f"(mean {c['total'] / self.secrets:.4f}) over the {self.secrets} secrets")
+                f"(mean {c['total'] / self.secrets:.4f}) over the {self.secrets} secrets{then}")
 
     def line(self) -> str:
         if self.valid:
@@ -805,6 +837,8 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
         nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
         del doc, text
         claim = claims.get("worst_case", claims.get("total"))
+        if "at_max" in claims:  # bounds are costs: (n + 1) x total + the secrets at the maximum
+            claim = (game.n + 1) * claim + claims["at_max"]
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
         proof = _Proof(game, claims, nodes, size)

@@ -20,6 +20,10 @@ shortcuts that might make the raised bound pass:
   sent to one node), permutations changed on first and later references, nodes reordered;
 * max_guesses added, changed or dropped; nodes at the limit (vacuous: any bound holds) given huge
   bounds and referenced from shallower nodes;
+* at_max (least total, then fewest secrets at the maximum; bounds are costs W x total + count):
+  total proofs within D turned into at_max ones (every bound times W, plus a count that may be too
+  high), the claimed count moved by one or beyond the secrets, at_max dropped or added where it
+  does not belong (a worst case, no max_guesses), bounds raised by one unit of count or of total;
 * entries dropped, children added, feedback keys changed, bounds raised by 1, a few, or a lot.
 
 Every mutant is checked in-process by ``verify_bound.check_bytes`` and by the reference checker
@@ -67,7 +71,9 @@ CERTS = ROOT / "certificates" / "bounds"
 #: 3x5 and 4x4 are beyond it).
 COMMITTED = ["total-2x2", "total-2x3", "total-2x4", "total-2x5", "total-2x5-max4", "total-2x6",
              "total-2x7", "total-2x7-max5", "total-2x8", "total-3x2", "total-3x3", "total-3x4",
-             "total-3x4-norep", "total-3x5-norep", "worst-case-3x3"]
+             "total-3x4-norep", "total-3x5-norep", "worst-case-3x3",
+             # at_max (least total within D, then the fewest secrets needing D)
+             "total-2x5-max4-count", "total-3x3-max4-count", "total-3x4-norep-max4-count"]
 #: Larger ones, with --big (the oracle needs a while for their roots).
 BIG = ["total-4x3"]
 #: The committed proofs whose optima take the oracle seconds (left out with small=True: the tests).
@@ -371,7 +377,10 @@ class Mutant:
         self.nodes[i]["bound"] = value
         if i == 0:
             claims = self.doc["claims"]
-            claims["worst_case" if "worst_case" in claims else "total"] = value
+            if "at_max" in claims:  # the root's bound is the cost W T + K: the claim follows it
+                claims["total"], claims["at_max"] = divmod(value, self.game.n + 1)
+            else:
+                claims["worst_case" if "worst_case" in claims else "total"] = value
 
     def pick_node(self, with_set=True, root_bias=0.3):
         rng = self.rng
@@ -751,6 +760,45 @@ def m_vacuous(m: Mutant) -> bool:
     return True
 
 
+def m_at_max(m: Mutant) -> bool:
+    """The at_max claim: a total proof within D made an at_max one (bounds as costs, counts that
+    may be too high), the count moved by one, past the secrets, the claim dropped or misplaced."""
+    rng, game = m.rng, m.game
+    claims, W = m.doc["claims"], game.n + 1
+    r = rng.random()
+    if "at_max" not in claims and "total" in claims and (r < 0.6 or "max_guesses" not in claims):
+        if "max_guesses" not in claims:
+            deep = max((d for d in m.src.depths if d is not None), default=0)
+            claims["max_guesses"] = max(1, deep + rng.choice([0, 0, 1]))
+        for j, node in enumerate(m.nodes):  # every bound a cost; the count: 0, true-ish or raised
+            S = m.hint(j)
+            extra = rng.choice([0, 0, 1, len(S) if S else 1, rng.randint(0, game.n)])
+            node["bound"] = W * node["bound"] + extra
+        claims["total"], claims["at_max"] = divmod(m.nodes[0]["bound"], W)
+        what = "convert"
+    elif "at_max" in claims and r < 0.35:
+        m.set_bound(0, m.nodes[0]["bound"] + rng.choice([1, 1, 2, W, W + 1]))
+        what = "raise"
+    elif "at_max" in claims and r < 0.5:
+        claims["at_max"] = rng.choice([game.n, game.n + 1, claims["at_max"] + 1])
+        what = "count"
+    elif "at_max" in claims and r < 0.65:
+        del claims["at_max"]
+        if rng.random() < 0.5:
+            claims["total"] = m.nodes[0]["bound"]
+        what = "drop"
+    elif "at_max" in claims and r < 0.75 and "max_guesses" in claims:
+        del claims["max_guesses"]
+        what = "no max_guesses"
+    elif "worst_case" in claims and r < 0.1:
+        claims["at_max"] = 0
+        what = "worst"
+    else:
+        return False
+    m.ops.append(f"at_max {what}")
+    return True
+
+
 def m_drop(m: Mutant) -> bool:
     i = m.pick_node(with_set=False)
     guesses = m.nodes[i].get("guesses")
@@ -814,7 +862,7 @@ def m_key(m: Mutant) -> bool:
 
 MUTATIONS = [(m_same_as, 6), (m_orbit, 3), (m_interchangeable, 3), (m_redirect, 3), (m_share, 2),
              (m_split, 1), (m_perm, 3), (m_reorder, 2), (m_max_guesses, 2), (m_vacuous, 2),
-             (m_drop, 2), (m_add_child, 3), (m_key, 1), (m_lower, 1), (m_raise, 3)]
+             (m_drop, 2), (m_add_child, 3), (m_key, 1), (m_lower, 1), (m_raise, 3), (m_at_max, 3)]
 _FUNCS = [f for f, _ in MUTATIONS]
 _WEIGHTS = [w for _, w in MUTATIONS]
 
@@ -868,8 +916,10 @@ def false_bounds(doc, game: Game):
     sets as the file defines them: first reference in index order)."""
     sets, depths = walk(doc, game)
     claims = doc["claims"]
-    kind = "worst" if "worst_case" in claims else "total"
+    kind = "worst" if "worst_case" in claims else "lex" if "at_max" in claims else "total"
     D = claims.get("max_guesses")
+    if kind == "lex" and D is None:
+        return [(0, doc["nodes"][0]["bound"], "at_max without max_guesses")]
     out = []
     for j, node in enumerate(doc["nodes"]):
         S = sets[j]
@@ -878,6 +928,8 @@ def false_bounds(doc, game: Game):
             continue
         r = None if D is None else D - depths[j]
         truth = optimum(game.spec, S, kind, r)
+        if kind == "lex":  # a pair (total, count): the at_max bounds are its cost
+            truth = bound_reference.lex_cost(truth, game.n)
         if node["bound"] > truth:
             out.append((j, node["bound"], truth))
     return out

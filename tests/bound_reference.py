@@ -13,6 +13,11 @@ Why it can be trusted (for the small games of the tests):
   looked at at every node (no array tricks, no merging of guesses, no cached verdicts);
 * the only shortcut it takes is the format's own whole-node counting rule, whose proof is in the
   format document (and which the oracle below checks independently on small games);
+* at_max claims (docs "Lexicographic claims: at_max"): the bounds are costs W x total + the
+  secrets found at the last guess allowed, W = codes + 1; the counting is W countTotal(n) +
+  max(0, n - N(r - 1)); ``optimum(..., "lex", r)`` minimises the *pair* (total, count) in
+  lexicographic order by its own recursion (pairs, not weighted sums), and ``lex_cost`` turns the
+  pair into the format's cost for the comparison;
 * ``optimum`` is a plain memoised minimax / min-sum over *every* code of the game as a guess; the
   only pruning is (a) skipping a guess whose partition is the single class S (it leads back to the
   same state, so it never helps), (b) trying once each distinct partition (the value of a guess
@@ -328,18 +333,25 @@ def _check(doc_or_bytes, result: Result) -> None:
     claims = doc["claims"]
     if type(claims) is not dict:
         raise Invalid("claims: expected object")
+    lex = False  # the at_max claim: bounds are costs W x (total) + (secrets at the maximum)
     if set(claims) == {"worst_case"}:
         kind, D = "worst", None
         claim = _int(claims["worst_case"], "claims.worst_case", 1)
     elif set(claims) == {"total"}:
         kind, D = "total", None
         claim = _int(claims["total"], "claims.total", 0)
-    elif set(claims) == {"total", "max_guesses"}:
+    elif set(claims) in ({"total", "max_guesses"}, {"total", "max_guesses", "at_max"}):
         kind = "total"
         claim = _int(claims["total"], "claims.total", 0)
         D = _int(claims["max_guesses"], "claims.max_guesses", 1)
+        if "at_max" in claims:
+            lex = True
+            K = _int(claims["at_max"], "claims.at_max", 0)
+            if K > count:
+                raise Invalid("claims.at_max: more than the game's secrets")
+            claim = (count + 1) * claim + K
     else:
-        raise Invalid("claims: exactly one of worst_case, total, total + max_guesses")
+        raise Invalid("claims: exactly one of worst_case, total, total + max_guesses (+ at_max)")
     result.claims = dict(claims)
 
     nodes = doc["nodes"]
@@ -352,6 +364,13 @@ def _check(doc_or_bytes, result: Result) -> None:
     b = b_of(pegs, colors, rep)
     win = (pegs, 0)
     fb_of = Feedback(codes, colors)
+    W = len(codes) + 1 if lex else 1
+
+    def cost(n: int, r) -> int:
+        """Counting: W x countTotal(n), and with at_max the n - N(r - 1) secrets (if more) that
+        cannot be found before the r-th guess."""
+        extra = max(0, n - N(b, r - 1)) if lex and r >= 1 else 0
+        return W * count_total(b, n) + extra
 
     # Shape of every node first (a malformed node anywhere makes the file invalid).
     parsed = []
@@ -469,7 +488,7 @@ def _check(doc_or_bytes, result: Result) -> None:
         if kind == "worst":
             holds = d <= 1 or more_than_N(b, size, d - 1)
         else:
-            holds = count_total(b, size) >= d or (r is not None and more_than_N(b, size, r))
+            holds = (r is not None and more_than_N(b, size, r)) or cost(size, r) >= d
 
         def direct(g: str) -> bool:
             """g refuted by its own partition, valued by counting and by g's own children."""
@@ -491,7 +510,8 @@ def _check(doc_or_bytes, result: Result) -> None:
                 return best >= d - 1
             if r is not None and any(more_than_N(b, n, r - 1) for n in classes.values()):
                 return True
-            return size + sum(max(count_total(b, n), refs.get(fb, 0)) for fb, n in classes.items()) >= d
+            rc = None if r is None else r - 1
+            return W * size + sum(max(cost(n, rc), refs.get(fb, 0)) for fb, n in classes.items()) >= d
 
         # Every children entry refutes its own guess directly (unless counting settles the node).
         for g in sorted(entries):
@@ -546,6 +566,7 @@ class _Oracle:
             self.masks.append((1 << self.index[g], list(by.values())))
         self.worst_memo = {}
         self.total_memo = {}
+        self.lex_memo = {}
 
     def options(self, S: int):
         """Distinct (wins, non-winning classes) of the guesses at S, skipping the useless ones."""
@@ -606,6 +627,39 @@ class _Oracle:
         return best
 
 
+    def lex(self, S: int, r: int):
+        """(least total, then fewest secrets found at the r-th guess) over the strategies solving S
+        within r guesses, compared as pairs in lexicographic order (math.inf when there is none).
+        Pairs add: the order is kept by adding the same pair to both sides, so each class's best
+        pair gives the best sum, and a pair that reaches the best can be abandoned."""
+        if S == 0:
+            return (0, 0)
+        if r <= 0:
+            return math.inf
+        n = S.bit_count()
+        if n == 1:
+            return (1, 1 if r == 1 else 0)  # guessed at once: at the r-th guess when r = 1
+        key = (S, r)
+        got = self.lex_memo.get(key)
+        if got is not None:
+            return got
+        best = math.inf
+        for wins, classes in self.options(S):
+            value = (n, 1 if wins and r == 1 else 0)
+            for C in sorted(classes, key=lambda c: -c.bit_count()):
+                if best != math.inf and value >= best:
+                    break
+                sub = self.lex(C, r - 1)
+                if sub == math.inf:
+                    value = math.inf
+                    break
+                value = (value[0] + sub[0], value[1] + sub[1])
+            if value != math.inf and (best == math.inf or value < best):
+                best = value
+        self.lex_memo[key] = best
+        return best
+
+
 _ORACLES: dict = {}
 
 
@@ -620,7 +674,8 @@ def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | Non
     """The exact optimum over all strategies (guessing any code of the game) starting from S:
     kind "worst": the least worst-case number of guesses; "total": the least sum of guesses over
     S (among the strategies solving every secret within r guesses when r is given; math.inf when
-    there is none)."""
+    there is none); "lex" (r needed): the least pair (total, secrets found at the r-th guess) in
+    lexicographic order, or math.inf."""
     o = _oracle(pegs, colors, repetition)
     mask = 0
     for s in S:
@@ -629,7 +684,15 @@ def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | Non
         return o.worst(mask)
     if kind == "total":
         return o.total(mask, r)
-    raise ValueError(f"kind must be 'worst' or 'total', got {kind!r}")
+    if kind == "lex":
+        return o.lex(mask, r)
+    raise ValueError(f"kind must be 'worst', 'total' or 'lex', got {kind!r}")
+
+
+def lex_cost(pair, codes: int):
+    """The at_max claims' unit: a pair (total, secrets at the maximum) as (codes + 1) x total +
+    secrets (math.inf stays)."""
+    return math.inf if pair == math.inf else (codes + 1) * pair[0] + pair[1]
 
 
 def true_bounds(result: Result) -> list:
@@ -639,13 +702,16 @@ def true_bounds(result: Result) -> list:
         raise ValueError("true_bounds needs a valid result")
     pegs, colors, rep = result.game
     claims = result.claims
-    kind = "worst" if "worst_case" in claims else "total"
+    kind = "worst" if "worst_case" in claims else "lex" if "at_max" in claims else "total"
     D = claims.get("max_guesses")
     bounds = result.bounds
     out = []
+    codes = len(codes_of(pegs, colors, rep))
     for i, (S, depth) in enumerate(zip(result.sets, result.depths)):
         r = None if D is None else D - depth
         opt = optimum(pegs, colors, rep, S, kind, r)
+        if kind == "lex":
+            opt = lex_cost(opt, codes)
         if bounds[i] > opt:
             out.append((i, bounds[i], opt))
     return out

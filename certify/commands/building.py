@@ -21,8 +21,8 @@ def cmd_build(args) -> int:
         from .optimal import cmd_build_optimal
 
         return cmd_build_optimal(args)
-    for name in ("max_guesses", "proof"):
-        if getattr(args, name) is not None:
+    for name in ("max_guesses", "proof", "objective", "worst_proof"):
+        if getattr(args, name, None) is not None:
             raise CertifyError(f"--{name.replace('_', '-')} goes with 'build optimal'")
     game = game_of(args)
     game.check_size()
@@ -98,5 +98,11 @@ def register(sub) -> None:
     p.add_argument("--max-guesses", type=positive, metavar="D",
                    help="optimal: least total among strategies that never use more than D guesses")
     p.add_argument("--proof", metavar="BOUND", help="optimal: also write the lower-bound proof of its total")
+    p.add_argument("--objective", choices=("total", "worst,total", "total,max-count"),
+                   help="optimal: what is least, compared in this order: total (the default); worst,total "
+                        "(least worst case D, then least total within D); total,max-count (least total "
+                        "within --max-guesses D, then fewest secrets needing D)")
+    p.add_argument("--worst-proof", metavar="BOUND",
+                   help="optimal --objective worst,total: also write the worst-case proof of D")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_build)

@@ -4,6 +4,11 @@ A sub-command of ``build`` (it writes a strategy certificate), but not a heurist
 exact search (certify.search) decides it. Without ``--max-guesses`` the least total over all
 strategies; with it, the least total among strategies that never use more than D guesses, and,
 when no strategy fits within D, the worst-case proof that says so (exit 1).
+
+``--objective`` (OBJECTIVES) compares strategies lexicographically: ``worst,total`` the least
+worst case D first (proven by a worst-case proof, ``--worst-proof``), then the least total within
+D (``--proof``); ``total,max-count`` (with ``--max-guesses D``) the least total within D, then the
+fewest secrets that need all D guesses, one ``at_max`` proof (docs/lower-bound-format.md).
 """
 
 from __future__ import annotations
@@ -13,9 +18,20 @@ import sys
 from .common import EXIT_INVALID, EXIT_OK, freeze_startup, game_of, print_json
 
 
-def default_name(game, max_guesses) -> str:
+#: The objectives, compared in lexicographic order, first key first.
+OBJECTIVES = {
+    "total": "least total guesses (within --max-guesses D if given)",
+    "worst,total": "least worst case D, then least total among strategies within D",
+    "total,max-count": "least total within --max-guesses D, then fewest secrets needing D guesses",
+}
+
+
+def default_name(game, max_guesses, objective: str = "total") -> str:
+    if objective == "worst,total":
+        return f"optimal-worst-total-{game.slug}.json"
     limit = "" if max_guesses is None else f"-max{max_guesses}"
-    return f"optimal-total-{game.slug}{limit}.json"
+    count = "-count" if objective == "total,max-count" else ""
+    return f"optimal-total-{game.slug}{limit}{count}.json"
 
 
 def cmd_build_optimal(args) -> int:
@@ -24,34 +40,56 @@ def cmd_build_optimal(args) -> int:
     from ..files import check_distinct, check_output, write_output
     from ..search import exact
     from ..search.proof import dumps
+    from ..text import shown
 
     from .building import _scheduler
 
     for name in ("first", "sequence"):
         if getattr(args, name, None) is not None:
             raise CertifyError(f"build optimal does not take --{name}")
+    objective = getattr(args, "objective", None) or "total"
+    worst_file = getattr(args, "worst_proof", None)
+    if objective not in OBJECTIVES:
+        raise CertifyError(f"--objective: unknown objective {shown(objective)} (one of: {', '.join(OBJECTIVES)})")
+    if objective == "worst,total" and args.max_guesses is not None:
+        raise CertifyError("--objective worst,total finds the least worst case itself: drop --max-guesses")
+    if objective == "total,max-count" and args.max_guesses is None:
+        raise CertifyError("--objective total,max-count counts the secrets needing the maximum: "
+                           "give --max-guesses D")
+    if worst_file is not None and objective != "worst,total":
+        raise CertifyError("--worst-proof goes with --objective worst,total")
     address = _scheduler(args)
+    if objective == "total,max-count" and (args.workers or address):
+        raise CertifyError("--objective total,max-count runs in one process (no --workers or --scheduler)")
     game = game_of(args)
     game.check_size()
-    out = args.output or default_name(game, args.max_guesses)
+    out = args.output or default_name(game, args.max_guesses, objective)
     check_output(out)
-    if args.proof:
-        if args.proof == "-":
-            raise CertifyError("--proof needs a file (standard output may hold the strategy)")
-        check_output(args.proof)
-        check_distinct(out, args.proof)
+    for option, path in (("--proof", args.proof), ("--worst-proof", worst_file)):
+        if path:
+            if path == "-":
+                raise CertifyError(f"{option} needs a file (standard output may hold the strategy)")
+            check_output(path)
+            check_distinct(out, path)
+    if args.proof and worst_file:
+        check_distinct(args.proof, worst_file)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     to = sys.stderr if out == "-" else sys.stdout
     freeze_startup("certify.search.total")
+    limit, worst = args.max_guesses, None
+    if objective == "worst,total":  # the least worst case first: the total is searched within it
+        worst = exact.worst_case(game, progress=not args.quiet, say=say)
+        limit = worst.proof["claims"]["worst_case"]
     try:
         if args.workers or address:  # the Dask add-on, imported only here
             from .. import distributed
 
             with distributed.run_tasks(args.workers, None if args.workers else address,
                                        progress=None if args.quiet else _tasks_done(say)) as run:
-                result = exact.total(game, args.max_guesses, say=say, run=run)
+                result = exact.total(game, limit, say=say, run=run)
         else:
-            result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
+            result = exact.total(game, limit, progress=not args.quiet, say=say,
+                                 at_max=objective == "total,max-count")
     except Infeasible:
         # No strategy fits: the least worst case, proven, says by how much.
         worst = exact.worst_case(game, progress=not args.quiet, say=say)
@@ -71,25 +109,47 @@ def cmd_build_optimal(args) -> int:
     write(result.strategy, out)
     if args.proof:
         write_output(args.proof, dumps(result.proof))
+    if worst_file:
+        write_output(worst_file, dumps(worst.proof))
     claims = result.strategy["claims"]
-    summary = {"file": out, "game": game.to_json(), "max_guesses": args.max_guesses, "feasible": True,
-               "strategy": result.strategy["strategy"], "claims": claims,
+    seconds = result.seconds + (worst.seconds if worst else 0)
+    summary = {"file": out, "game": game.to_json(), "objective": objective, "max_guesses": limit,
+               "feasible": True, "strategy": result.strategy["strategy"], "claims": claims,
                "proof_file": args.proof, "proof_claims": result.proof["claims"],
                "proof_nodes": len(result.proof["nodes"]), "searched": result.searched,
-               "seconds": round(result.seconds, 3)}
+               "seconds": round(seconds, 3)}
+    if worst:
+        summary.update(least_worst_case=limit, worst_proof_file=worst_file,
+                       worst_proof_nodes=len(worst.proof["nodes"]))
     if args.json:
         print_json(summary, "build")
         return EXIT_OK
     if out == "-" and args.quiet:  # stdout holds the certificate, and the summary is a note on stderr
         return EXIT_OK
-    print(f"wrote {'standard output' if out == '-' else out}: least total {claims['total_guesses']} "
-          f"(mean {claims['total_guesses'] / game.size:.4f}), at most {claims['max_guesses']} guesses "
+    total = claims["total_guesses"]
+    first = f"least worst case {limit}, then " if worst else ""
+    then = ""
+    if objective == "total,max-count":
+        count = result.proof["claims"]["at_max"]
+        then = f", then {count} secret{'' if count == 1 else 's'} needing {limit} (the fewest)"
+    print(f"wrote {'standard output' if out == '-' else out}: {first}least total {total} "
+          f"(mean {total / game.size:.4f}){then}, at most {claims['max_guesses']} guesses "
           f"({result.searched} {'tasks' if args.workers or address else 'nodes searched'}, "
-          f"{result.seconds:.1f} s)", file=to)
-    if args.proof:
+          f"{seconds:.1f} s)", file=to)
+    shown_out = out if out != "-" else "FILE"
+    if worst_file:
+        nodes = summary["worst_proof_nodes"]
+        print(f"wrote {worst_file}: {worst.statement} ({nodes} proof node{'' if nodes == 1 else 's'})", file=to)
+    if args.proof and not worst:
         print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes); "
-              f"check both with: certify verify {out if out != '-' else 'FILE'} --optimal {args.proof}",
+              f"check both with: certify verify {shown_out} --optimal {args.proof}", file=to)
+    elif args.proof:
+        print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes)", file=to)
+    if worst and args.proof and worst_file:  # the pair proves the pair (docs/lower-bound-format.md)
+        print(f"check all three with: certify verify {shown_out} --optimal {worst_file} --optimal {args.proof}",
               file=to)
+    elif worst:
+        print("(--worst-proof FILE and --proof FILE write the pair of proofs)", file=to)
     return EXIT_OK
 
 

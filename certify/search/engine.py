@@ -29,6 +29,13 @@ memo is full the call stops, the caller grows the arrays and calls again (the me
 ``node_entries`` / ``entries_batch`` give proof nodes' guess entries from the memo (what
 :mod:`.total` writes for the nodes below the top levels): the proof uses the same orbits as
 the search (or more), so every representative's classes are in the memo or refuted by counting.
+
+Lexicographic cost (``Engine(..., at_max=True)``, the at_max claim of docs/lower-bound-format.md):
+a secret found at the l-th guess of the r left costs W l, plus 1 when l = r (W = n + 1), so a
+value is W x total + (secrets at the last guess allowed), compared as one integer. Every rule
+above holds for it with counting's bound ``ccost`` (W countTotal(m) + the m - N(r - 1) secrets,
+if more, that need the r-th guess) and the small-set costs of ``small_costs``; with W = 1 and no
+count (the default) the arithmetic is the plain total's, step for step.
 """
 
 from __future__ import annotations
@@ -58,6 +65,37 @@ def _hash(cands, r):  # pragma: no cover
         h = (h ^ np.uint64(s)) * np.uint64(1099511628211)
     h ^= h >> np.uint64(29)
     return np.int64(h & np.uint64(0x3FFFFFFFFFFFFFFF))
+
+
+@njit(cache=True, nogil=True)
+def ccost(ctotal, ncap, mw, lexk, m, r):  # pragma: no cover
+    """Counting's bound on the cost of m secrets with r guesses left (r = -1: no limit):
+    mw x countTotal(m), plus lexk for each secret beyond the N(r - 1) that r - 1 guesses can
+    find (those are found at the r-th guess, the last allowed)."""
+    v = mw * ctotal[m]
+    if lexk and r >= 1 and m > ncap[r - 1]:
+        v += lexk * (m - ncap[r - 1])
+    return v
+
+
+@njit(cache=True, nogil=True)
+def steps(dct, ncap, mw, lexk, n, r):  # pragma: no cover
+    """dq[c] = ccost(c, r) - ccost(c - 1, r) for c = 1..n: what one more secret in a class
+    with r guesses left adds to counting's bound."""
+    dq = np.empty(n + 1, dtype=np.int64)
+    cap = ncap[r - 1] if (lexk and r >= 1) else n + 1
+    for c in range(n + 1):
+        dq[c] = mw * dct[c] + (lexk if c > cap else 0)
+    return dq
+
+
+@njit(cache=True, nogil=True)
+def small_costs(mw, lexk, n, r):  # pragma: no cover
+    """A set of n <= b + 1 secrets with r guesses left: the cost when a candidate splits the
+    others into singletons (2n - 1 guesses; the n - 1 found second are at the last guess
+    allowed when r = 2), and the least cost otherwise (2n guesses, all n second)."""
+    last = lexk if r == 2 else 0
+    return mw * (2 * n - 1) + last * (n - 1), mw * 2 * n + last * n
 
 
 @njit(cache=True, nogil=True)
@@ -354,9 +392,10 @@ def orbit_reps(gsig, gtau, digits, pows, vindex):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
           pperms, pows, vindex, nsym, table, E, pool, st, cands, r, beta):  # pragma: no cover
-    """T(cands, r) fail-soft against ``beta`` (r = -1: no limit). Memoised."""
+    """T(cands, r) fail-soft against ``beta`` (r = -1: no limit). Memoised. The cost of a secret
+    found at the l-th guess from here is mw * l, plus lexk when l = r (the last allowed)."""
     n = cands.shape[0]
     if n == 0:
         return 0
@@ -365,10 +404,10 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
     if r >= 0 and (r == 0 or n > ncap[r]):
         return INF
     if n == 1:
-        return 1
+        return mw + (lexk if r == 1 else 0)
     if n == 2:
-        return 3
-    base = ctotal[n]
+        return 3 * mw + (lexk if r == 2 else 0)
+    base = ccost(ctotal, ncap, mw, lexk, n, r)
     if base >= beta:
         return base
     e = find(table, E, pool, cands, r)
@@ -380,6 +419,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
     # Small sets: 2n - 1 through a candidate that splits the others into singletons, else
     # at least 2n (every guess's counting value), reached by a code that splits S so.
     if n <= b + 1:
+        small1, small2 = small_costs(mw, lexk, n, r)
         stamp = 0
         for c in cands:
             stamp += 1
@@ -393,11 +433,11 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
                         break
                     sz[f] = stamp
             if ok:
-                _store(table, E, pool, st, cands, r, 2 * n - 1, 1, c, -1)
-                return 2 * n - 1
-        if 2 * n >= beta:
-            _store(table, E, pool, st, cands, r, 2 * n, 0, -1, 2 * n)
-            return 2 * n
+                _store(table, E, pool, st, cands, r, small1, 1, c, -1)
+                return small1
+        if small2 >= beta:
+            _store(table, E, pool, st, cands, r, small2, 0, -1, small2)
+            return small2
         # Codes that split S into singletons: feedback bit sets, one row of the (symmetric)
         # feedback matrix per secret, read in order (cheaper than a column per code).
         seenb = np.zeros(n_codes, dtype=np.int64)
@@ -411,8 +451,8 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
                 seenb[g] |= bit
         for g in range(n_codes):
             if not bad[g]:
-                _store(table, E, pool, st, cands, r, 2 * n, 1, g, 2 * n)
-                return 2 * n
+                _store(table, E, pool, st, cands, r, small2, 1, g, small2)
+                return small2
         sz[:] = 0
     st[FULL] += 1
     blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
@@ -440,8 +480,9 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
     # Class sizes of every guess at once: one row of the (symmetric) feedback matrix per
     # secret, read in order; the counting value grows with each secret added to a class.
     cnt = np.zeros((m_all, n_fb), dtype=np.int32)
-    qall = np.full(m_all, n, dtype=np.int64)
+    qall = np.full(m_all, mw * n, dtype=np.int64)
     big = np.zeros(m_all, dtype=np.int32)
+    dq = steps(dct, ncap, mw, lexk, n, rc)
     for s in cands:
         row = fb[s]
         for j in range(m_all):
@@ -449,7 +490,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
             if f != win:
                 c = cnt[j, f] + 1
                 cnt[j, f] = c
-                qall[j] += dct[c]
+                qall[j] += dq[c]
                 if c > big[j]:
                     big[j] = c
     k = 0
@@ -512,9 +553,9 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
         for t in range(nc):
             f = cls[t]
             m = start[f + 1] - start[f]
-            qc = ctotal[m]
+            qc = ccost(ctotal, ncap, mw, lexk, m, rc)
             st[CHILDREN] += 1
-            v = solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+            v = solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
                       pperms, pows, vindex, nsym, table, E, pool, st, part[start[f]:start[f] + m], rc,
                       best - (acc - qc))
             acc += v - qc
@@ -535,7 +576,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, ma
 
 
 @njit(cache=True, nogil=True)
-def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
                  pperms, pows, vindex, nsym,
                  table, E, pool, cands, r, bound):  # pragma: no cover
     """The guess entries of the proof node (cands, bound) with r guesses left (-1: none).
@@ -571,11 +612,12 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
     lbs = np.zeros(n_fb, dtype=np.int64)
     # A small set proven at 2n (no candidate splits it into singletons): every guess
     # costs 2n or more by counting, nothing to write.
-    skip = known or (n <= b + 1 and bound <= 2 * n)
+    skip = known or (n <= b + 1 and bound <= small_costs(mw, lexk, n, r)[1])
     # Every code's counting value at once (rows of the symmetric matrix, read in order).
-    qall = np.full(n_codes, n, dtype=np.int64)
+    qall = np.full(n_codes, mw * n, dtype=np.int64)
     bigall = np.zeros(n_codes, dtype=np.int32)
     if not skip:
+        dq = steps(dct, ncap, mw, lexk, n, rc)
         cnt = np.zeros((n_codes, n_fb), dtype=np.int32)
         for s in cands:
             row = fb[s]
@@ -584,7 +626,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
                 if f != win:
                     c = cnt[x, f] + 1
                     cnt[x, f] = c
-                    qall[x] += dct[c]
+                    qall[x] += dq[c]
                     if c > bigall[x]:
                         bigall[x] = c
         skip = True
@@ -642,11 +684,12 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa,
             if m < 2:
                 continue
             e = find(table, E, pool, part[start[f]:start[f] + m], rc)
-            lb = ctotal[m]
+            qc = ccost(ctotal, ncap, mw, lexk, m, rc)
+            lb = qc
             if e >= 0 and E[e, LB] > lb:
                 lb = E[e, LB]
             lbs[f] = lb
-            extra[f] = lb - ctotal[m]
+            extra[f] = lb - qc
             total += extra[f]
         if total < bound:
             codes.append(x)
@@ -765,7 +808,7 @@ def _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep): 
 
 
 @njit(cache=True, nogil=True)
-def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
                   pperms, pows, vindex, nsym, table, E, pool, bpool, boff, brs, bbounds):  # pragma: no cover
     """:func:`node_entries` of many nodes in one call (node i: secrets bpool[boff[i]:boff[i+1]],
     r brs[i], bound bbounds[i]). Returns flat rows: per entry (node, code, kind, same_as code
@@ -794,7 +837,7 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa
                 r_perm.append(0)
             continue
         codes, kinds, blk, children, cp, full, rep, psig, ptau = node_entries(
-            fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa, pb, mask,
+            fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
             pperms, pows, vindex, nsym, table, E, pool, cands, brs[i], bbounds[i])
         base_row = len(r_code)
         base_pool = len(ch_pool)
@@ -843,13 +886,16 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, digits, colors, swaps, pa
 
 
 class Engine:
-    """The compiled search's constant tables and its memo, for one game."""
+    """The compiled search's constant tables and its memo, for one game. With ``at_max`` the cost
+    is lexicographic (docs/lower-bound-format.md, "at_max"): a secret found at depth l costs
+    (n + 1) l, plus 1 when l is the last guess allowed; the memo is then of those costs."""
 
-    def __init__(self, space, count) -> None:
+    def __init__(self, space, count, at_max: bool = False) -> None:
         import itertools
 
         self.space = space
         n = space.n
+        self.mw, self.lexk = (n + 1, 1) if at_max else (1, 0)
         self.fb = space.fb
         self.n_fb = int(space.n_fb)
         self.win = int(space.win)
@@ -915,8 +961,8 @@ class Engine:
         rr = -1 if r is None else int(r)
         while True:
             v = self._watched(solve, self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
-                              self.digits, self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
-                              self.pows, self.vindex, self.nsym, self.table, self.E,
+                              self.mw, self.lexk, self.digits, self.colors, self.swaps, self.pa, self.pb,
+                              self.mask, self.pperms, self.pows, self.vindex, self.nsym, self.table, self.E,
                               self.pool, self.st, cands, rr, int(beta))
             if not self.st[OVERFLOW]:
                 return int(v)
@@ -964,12 +1010,13 @@ class Engine:
         brs = np.array([-1 if r is None else r for _, r, _ in nodes], dtype=np.int64)
         bbounds = np.array([bd for _, _, bd in nodes], dtype=np.int64)
         return entries_batch(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
-                             self.digits, self.colors, self.swaps, self.pa, self.pb, self.mask,
-                             self.pperms, self.pows, self.vindex, self.nsym, self.table, self.E,
+                             self.mw, self.lexk, self.digits, self.colors, self.swaps, self.pa, self.pb,
+                             self.mask, self.pperms, self.pows, self.vindex, self.nsym, self.table, self.E,
                              self.pool, bpool.astype(np.int64), boff, brs, bbounds)
 
     def entries(self, cands, r, bound):
-        return node_entries(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap, self.digits,
+        return node_entries(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
+                            self.mw, self.lexk, self.digits,
                             self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
                             self.pows, self.vindex, self.nsym, self.table,
                             self.E, self.pool, cands, -1 if r is None else int(r), int(bound))

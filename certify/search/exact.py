@@ -33,25 +33,35 @@ def worst_case(game, progress: bool = False, say=lambda line: None) -> Result:
                   search.nodes, time.perf_counter() - start)
 
 
-def total(game, max_guesses=None, progress: bool = False, say=lambda line: None, run=None) -> Result:
+def total(game, max_guesses=None, progress: bool = False, say=lambda line: None, run=None,
+          at_max: bool = False) -> Result:
     """The least total of guesses over all secrets (among strategies within ``max_guesses``),
     with a strategy that reaches it and the proof that none does better. With ``run``, the
     classes of the first guesses are tasks that ``run(func, args)`` computes (:mod:`.split`):
-    the same least total, and bytes that do not depend on who runs the tasks."""
+    the same least total, and bytes that do not depend on who runs the tasks. With ``at_max``
+    (and max_guesses D): the least total, then the fewest secrets that need D guesses."""
     start = time.perf_counter()
     if run is None:
         from .total import TotalSearch
 
-        search = TotalSearch(game, max_guesses, progress=progress)
+        search = TotalSearch(game, max_guesses, progress=progress, at_max=at_max)
     else:
+        if at_max:
+            from ..errors import CertifyError
+
+            raise CertifyError("the fewest secrets at the maximum is searched in one process "
+                               "(no --workers or --scheduler)")
         from .split import SplitSearch
 
         search = SplitSearch(game, max_guesses, run=run, progress=say)
-    best = search.solve()
-    say(f"search: the least total for {game} is {best} ({search.nodes} "
+    best, count = search.pair(search.solve())
+    plural = "" if count == 1 else "s"
+    then = "" if count is None else f", then {count} secret{plural} needing {max_guesses}"
+    say(f"search: the least total for {game} is {best}{then} ({search.nodes} "
         f"{'nodes' if run is None else 'tasks'})")
     proof = search.prove()
     strategy = search.strategy_certificate()
     limit = "" if max_guesses is None else f" within {max_guesses} guesses"
-    return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total",
+    then = "" if count is None else f"; one with exactly {best} has >= {count} secret{plural} needing {max_guesses}"
+    return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total{then}",
                   search.nodes, time.perf_counter() - start, strategy)

@@ -25,6 +25,10 @@ not split S at all (one class, S itself) is never better than the best; without 
 limit its proof refers to S itself with the bound less |S|, a copy of S's node ("chain"
 nodes, until counting suffices), since a node cannot refer to itself.
 
+With ``at_max`` (and max_guesses D) the value is lexicographic: W x total + the secrets found at
+the D-th guess, W = n + 1 (:mod:`.engine`, docs/lower-bound-format.md "at_max"); ``pair``
+splits it, and the proof's claim is {"total", "max_guesses", "at_max"}.
+
 References: Koyama and Lai (1993) for 4x6; G. Ville, "An optimal Mastermind (4,7) strategy
 and more results in the expected case" (2013): depth-first branch and bound with a tight
 bound, lower bounds per class and guess equivalence, as here.
@@ -66,9 +70,13 @@ class Entry:
 
 
 class TotalSearch:
-    def __init__(self, game, max_guesses: int | None = None, progress: bool = False, space=None) -> None:
+    def __init__(self, game, max_guesses: int | None = None, progress: bool = False, space=None,
+                 at_max: bool = False) -> None:
         self.game = game
         self.max_guesses = max_guesses
+        if at_max and max_guesses is None:
+            raise CertifyError("the fewest secrets at the maximum needs a maximum: give max_guesses")
+        self.at_max = at_max
         game.check_size()
         if game.size > MAX_TOTAL_CODES:
             raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
@@ -79,8 +87,12 @@ class TotalSearch:
         self._every = np.arange(self.space.n, dtype=np.int64)
         n = self.space.n
         self.ctotal = np.array([self.count.total(k) for k in range(n + 1)], dtype=np.int64)
+        # The cost of a secret found at the l-th guess: l, or with at_max (n + 1) l, plus 1 when
+        # l is the last guess allowed (docs/lower-bound-format.md, "at_max").
+        self.weight = n + 1 if at_max else 1
+        self._costs: dict = {}
         self.memo: dict = {}
-        self.engine = Engine(self.space, self.count)
+        self.engine = Engine(self.space, self.count, at_max)
         if progress:
             self.engine.progress = lambda nodes: print(f"  total {game.slug}: {nodes} nodes searched",
                                                        file=sys.stderr, flush=True)
@@ -114,7 +126,23 @@ class TotalSearch:
             return 0
         if r is not None and n > self.count.N(r):
             return INFEASIBLE
-        return int(self.ctotal[n])
+        return int(self.costs(r)[n])
+
+    def costs(self, r):
+        """Counting's bound on the cost of k secrets with r guesses left, for every k: the least
+        total, weighted, and with at_max one more for each secret beyond the N(r - 1) that r - 1
+        guesses can find (those need the r-th)."""
+        found = self._costs.get(r)
+        if found is None:
+            found = self.weight * self.ctotal
+            if self.at_max and r is not None and r >= 1:
+                found = found + np.maximum(0, np.arange(len(found)) - self.count.N(r - 1))
+            self._costs[r] = found
+        return found
+
+    def pair(self, value: int):
+        """(total, secrets at the maximum) of a cost (at_max), or (value, None)."""
+        return divmod(value, self.weight) if self.at_max else (value, None)
 
     def _solve(self, cands, r, beta, depth) -> int:
         if depth >= self.top:
@@ -125,8 +153,8 @@ class TotalSearch:
         if r is not None and (r <= 0 or n > self.count.N(r)):
             return INFEASIBLE
         if n == 1:
-            return 1
-        base = int(self.ctotal[n])
+            return int(self.costs(r)[1])
+        base = int(self.costs(r)[n])
         if base >= beta:
             return base
         key = (cands.tobytes(), r)
@@ -149,7 +177,7 @@ class TotalSearch:
         guesses = self.representatives(cands)[0]
         sizes = class_sizes(sp.fb, guesses, cands, sp.n_fb)
         sizes[:, sp.win] = 0
-        quick = n + self.ctotal[sizes].sum(axis=1)
+        quick = self.weight * n + self.costs(rc)[sizes].sum(axis=1)
         if rc is not None:
             quick[(sizes > self.count.N(rc)).any(axis=1)] = INFEASIBLE
         else:  # a guess that learns nothing is never better: a proof of its own (module doc)
@@ -173,7 +201,7 @@ class TotalSearch:
                 m = int(sizes[i, f])
                 if m < 2:  # none, or one secret: 1 more guess, as counting says
                     continue
-                qc = int(self.ctotal[m])
+                qc = int(self.costs(rc)[m])
                 v = self._solve(cands[labels == f], rc, best - (acc - qc), depth + 1)
                 if v > qc:
                     used[f] = min(v, INFEASIBLE)
@@ -199,9 +227,12 @@ class TotalSearch:
         """(a proof writer for the least total, the root's depth), solving first if need be."""
         if self.value is None:
             self.solve()
-        claims = {"total": self.value}
+        total, at_max = self.pair(self.value)
+        claims = {"total": total}
         if self.max_guesses is not None:
             claims["max_guesses"] = self.max_guesses
+        if at_max is not None:
+            claims["at_max"] = at_max
         return ProofWriter(self.space, claims), None if self.max_guesses is None else 0
 
     def prove(self) -> dict:
@@ -309,7 +340,7 @@ class TotalSearch:
         _, gens, rep, same = self.representatives(cands)
         sizes = class_sizes(sp.fb, self._every, cands, sp.n_fb)
         sizes[:, sp.win] = 0
-        value = n + self.ctotal[sizes].sum(axis=1)
+        value = self.weight * n + self.costs(rc)[sizes].sum(axis=1)
         if rc is not None:
             value[(sizes > self.count.N(rc)).any(axis=1)] = INFEASIBLE
         open_ = np.flatnonzero(value < bound)
@@ -333,7 +364,7 @@ class TotalSearch:
             for f in used:
                 child = cands[row_y == f]
                 b = self._bound_of(child, rc)
-                children.append((b - int(self.ctotal[len(child)]), f, child, b))
+                children.append((b - int(self.costs(rc)[len(child)]), f, child, b))
             # A guess refuted with room to spare keeps only the children it needs: fewer nodes.
             children.sort(key=lambda t: (t[0], t[1]))
             spare = int(value[x]) + sum(t[0] for t in children) - bound
@@ -404,9 +435,12 @@ class TotalSearch:
         if self.value is None:
             self.solve()
         cert = make_certificate(OptimalTotal(self))
-        if cert["claims"]["total_guesses"] != self.value:  # pragma: no cover - a search bug
-            raise AssertionError(f"the optimal strategy totals {cert['claims']['total_guesses']}, "
-                                 f"not {self.value}")
+        claims = cert["claims"]
+        got = (claims["total_guesses"],
+               claims["histogram"].get(str(self.max_guesses), 0) if self.at_max else None)
+        if got != self.pair(self.value):  # pragma: no cover - a search bug
+            raise AssertionError(f"the optimal strategy has (total, at the maximum) {got}, "
+                                 f"not {self.pair(self.value)}")
         return cert
 
 
@@ -442,11 +476,15 @@ class OptimalTotal(_strategy_base()):
                           "class, guess equivalence and a memo of solved sets up to symmetry "
                           "(Koyama and Lai 1993; Ville 2013; Tanaka 1996 for Bulls and Cows); "
                           "the matching lower-bound proof is a certify lower-bound certificate"
-                          + ("" if limit is None else f" (within {limit})"))
+                          + ("" if limit is None else f" (within {limit}"
+                             + (f"; then the fewest secrets needing {limit})" if search.at_max else ")")))
 
     def params(self) -> dict:
         limit = self.search.max_guesses
-        return {} if limit is None else {"max_guesses": limit}
+        out = {} if limit is None else {"max_guesses": limit}
+        if self.search.at_max:
+            out["objective"] = "total,max-count"
+        return out
 
     def pick(self, candidates, history):
         if len(candidates) == 1:
