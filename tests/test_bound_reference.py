@@ -50,11 +50,20 @@ SLOW = {
     "total-4x5.json.gz": "625 codes, 1815 nodes: about a minute of pure Python",
     "total-4x6.json.gz": "about 3 minutes of pure Python",
     "total-4x6-max5.json.gz": "about 5 minutes of pure Python",
+    "total-4x6-max5-count.json.gz": "4795 nodes of 4x6: minutes of pure Python (its small siblings are checked)",
     "total-4x7.json.gz": "292,712 nodes",
     "total-4x10-norep.json.gz": "795,953 nodes",
     "worst-case-4x7.json.gz": "2401 codes, 117 nodes",
     "worst-case-4x10-norep.json.gz": "5040 codes, 2914 nodes",
     "worst-case-4x6.json": "1296 x 1296 feedbacks (4 s); the corpus' worst-4x6-counting-only is the same proof",
+    "worst-case-4x8.json.gz": "4096 codes: 4096 x 4096 feedbacks in pure Python",
+    "worst-case-4x7-norep.json.gz": "840 codes, 87 nodes: a minute of pure Python",
+    "worst-case-4x8-norep.json.gz": "1680 codes",
+    "worst-case-4x9-norep.json.gz": "3024 codes",
+    "total-4x7-norep.json.gz": "840 codes, 1,638 nodes",
+    "total-4x8-norep.json.gz": "23,635 nodes",
+    "total-4x9-norep.json.gz": "52,180 nodes",
+    "total-4x9-norep-max6.json.gz": "103,336 nodes",
 }
 
 

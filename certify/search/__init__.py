@@ -12,6 +12,8 @@ lower-bound certificate (docs/lower-bound-format.md) for the independent checker
 - :mod:`.proof`: nodes, references and the certificate's bytes;
 - :mod:`.catalog`: the committed proofs under certificates/bounds/.
 
-Imports one way: this package uses the game and certificate writing; the core never
-imports it (only the ``certify bound`` command, lazily).
+Imports one way: this package uses the game and certificate writing; the checkers and the core
+never import it. Only these do, lazily: the ``bound`` and ``build optimal`` commands, the
+``optimal`` strategy, ``hint --up-to-symmetry`` (its orbits) and the API's ``build_optimal``
+(tests/test_search_catalog.py keeps the list).
 """
