@@ -697,17 +697,26 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
 
 
 def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
-                  max_guesses: int | None = None) -> tuple[Certificate, Bound]:
+                  max_guesses: int | None = None, objective: str = "total") -> tuple[Certificate, Bound]:
     """A strategy of least total guesses (within ``max_guesses``) by exact search, and the proof
-    that none does better (``certify build optimal``), both checked. When no strategy fits within
-    ``max_guesses``, raises :class:`~certify.errors.Infeasible` whose ``bound`` is the checked
-    proof of the least worst case."""
+    that none does better (``certify build optimal``), both checked. ``objective``
+    ``"total,max-count"`` (least total within max_guesses D, then fewest secrets needing D) or
+    ``"max-count,total"`` (those two the other way round) need ``max_guesses``. When no strategy
+    fits within ``max_guesses``, raises :class:`~certify.errors.Infeasible` whose ``bound`` is the
+    checked proof of the least worst case."""
     from .search import exact
 
+    orders = {"total": None, "total,max-count": "total", "max-count,total": "at_max"}
+    if objective not in orders:
+        raise CertifyError(f"objective must be one of {', '.join(orders)}, got {shown(repr(objective), 40)} "
+                           "(least worst case, then total: bound(kind='worst'), then max_guesses=D)")
+    if orders[objective] and max_guesses is None:
+        raise CertifyError(f"objective {objective!r} counts the secrets needing the maximum: give max_guesses")
     game = _game(pegs, colors, no_repetition)
     _positive(max_guesses, "max_guesses")
     try:
-        result = exact.total(game, max_guesses)
+        result = exact.total(game, max_guesses, at_max=orders[objective] is not None,
+                             first=orders[objective] or "total")
     except Infeasible:
         worst = _proof(exact.worst_case(game).proof, "worst-case", game)
         error = Infeasible(f"no strategy for {game} settles every secret within {max_guesses} guesses: "

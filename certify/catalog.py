@@ -71,6 +71,10 @@ CATALOG += [
         ("2x5-max4-count", 2, 5, True), ("3x3-max4-count", 3, 3, True),
         ("3x4-norep-max4-count", 3, 4, False), ("4x4-max4-count", 4, 4, True),
         ("4x6-norep-max5-count", 4, 6, False), ("4x6-max5-count", 4, 6, True),
+        # the fewest secrets needing D, then the least total ("first": "at_max")
+        ("2x5-max4-count-first", 2, 5, True), ("3x3-max4-count-first", 3, 3, True),
+        ("3x4-norep-max4-count-first", 3, 4, False), ("4x4-max4-count-first", 4, 4, True),
+        ("4x6-norep-max5-count-first", 4, 6, False), ("4x6-max5-count-first", 4, 6, True),
     ]
 ]
 

@@ -110,13 +110,18 @@ def _compare_at_max(strategy, bound, got: dict, claims: dict) -> dict:
     have = (got["total_guesses"], got["histogram"].get(str(d), 0))
     need = (claims["total"], claims["at_max"])
     shown_have = f"total {have[0]} guesses, then {_secrets(have[1])} needing {d} (within {d})"
+    order = slice(None)  # the pair as compared: (total, count), or (count, total) with first at_max
+    if claims.get("first") == "at_max":
+        order = slice(None, None, -1)
+        shown_have = f"{_secrets(have[1])} needing {d}, then total {have[0]} guesses (within {d})"
+    a, b = need[order]
     if have == need:
-        text = f"optimal: {shown_have} = proven minimum {need[0]}, then {need[1]}"
-    elif have > need:
-        gap = (have[0] - need[0], have[1] - need[1])
-        text = f"gap: {shown_have}, proven minimum {need[0]}, then {need[1]} (gap {gap[0]}, then {gap[1]})"
+        text = f"optimal: {shown_have} = proven minimum {a}, then {b}"
+    elif have[order] > need[order]:
+        gap = (have[order][0] - a, have[order][1] - b)
+        text = f"gap: {shown_have}, proven minimum {a}, then {b} (gap {gap[0]}, then {gap[1]})"
     else:  # both checked, yet the strategy beats the bound: one of the checkers is wrong
-        text = f"contradiction: {shown_have} is below the proven minimum {need[0]}, then {need[1]}"
+        text = f"contradiction: {shown_have} is below the proven minimum {a}, then {b}"
     return {"optimal": have == need, "achieved": have[0], "proven_minimum": need[0], "gap": have[0] - need[0],
             "at_max": {"guesses": d, "achieved": have[1], "proven_minimum": need[1], "gap": have[1] - need[1]},
             "claims": claims, "statement": bound.statement(), "text": text, "bound_file": shown(bound.file)}

@@ -8,7 +8,8 @@ its own::
 
 A certificate proves that every strategy needs at least D guesses for some secret, or at least
 T guesses in total, or (at_max) at least the pair (T guesses in total, K secrets needing the
-maximum) in lexicographic order, written as one cost (docs/lower-bound-format.md). Its nodes are checked in index order. A node's
+maximum) in lexicographic order, or with "first": "at_max" the pair (K, T), written as one cost
+(docs/lower-bound-format.md). Its nodes are checked in index order. A node's
 set of secrets is computed here, never read: the root's is every code, a child's is the class of
 a guess at an earlier node (through a permutation when one is given). At every node EVERY code
 of the game is tried as the next guess, and each must be refuted by counting or by the node's
@@ -394,7 +395,7 @@ def _header(doc):
         shown = "more than 10^19" if pegs > 64 else str(size)
         raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
     claims = _get(doc, "claims", dict, "")
-    _only(claims, ("worst_case", "total", "max_guesses", "at_max"), "claims")
+    _only(claims, ("worst_case", "total", "max_guesses", "at_max", "first"), "claims")
     if ("worst_case" in claims) == ("total" in claims):
         raise Invalid("claims: exactly one of 'worst_case' and 'total' is needed")
     if "worst_case" in claims and "max_guesses" in claims:
@@ -404,6 +405,11 @@ def _header(doc):
     for key, low in (("worst_case", 1), ("total", 0), ("max_guesses", 1), ("at_max", 0)):
         if key in claims and _get(claims, key, int, "claims") < low:
             raise Invalid(f"claims.{key}: must be >= {low}, got {claims[key]}")
+    if "first" in claims:
+        if "at_max" not in claims:
+            raise Invalid("claims: 'first' goes only with 'at_max'")
+        if _get(claims, "first", str, "claims") not in ("total", "at_max"):
+            raise Invalid(f"claims.first: must be \"total\" or \"at_max\", got {_short(claims['first'])}")
     nodes = _get(doc, "nodes", list, "")
     if not nodes:
         raise Invalid("nodes: empty (the root is nodes[0])")
@@ -412,6 +418,14 @@ def _header(doc):
     codes = verify._n_codes(pegs, colors, repetition)
     if claims.get("at_max", 0) > codes:  # (the bounds' unit needs at_max < codes + 1)
         raise Invalid(f"claims.at_max: {claims['at_max']} is more than the game's {codes} secrets")
+    if claims.get("first") == "at_max":
+        most = codes * claims["max_guesses"]  # the largest total of any strategy within D
+        if claims["total"] > most:  # (the unit B = most + 1 needs total < B)
+            raise Invalid(f"claims.total: {claims['total']} is more than {most}, the most any strategy "
+                          f"within {claims['max_guesses']} guesses can need for the {codes} secrets")
+        if (most + 1) * (codes + 1) + codes * (codes + 2) >= 2 ** 62:
+            raise Invalid(f"claims.max_guesses: {claims['max_guesses']} is too large for the checker's "
+                          "arithmetic with \"first\": \"at_max\"")
     if len(nodes) * codes > MAX_WORK:
         raise Invalid(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {MAX_WORK} "
                       "the checker examines (the limit)")
@@ -514,6 +528,17 @@ def _nodes(nodes, count: int, game: Game):
 
 # -- checking ---------------------------------------------------------------------------------
 
+def units(claims: dict, n: int) -> tuple:
+    """(A, B): with at_max, a secret found at the l-th guess of the r left costs A l, plus B when
+    l = r (rule 10). Total first: (n + 1, 1), a cost (n + 1) total + K; at_max first: (1, n D + 1),
+    a cost (n D + 1) K + total, n D being the largest total of any strategy within D."""
+    if "at_max" not in claims:
+        return 1, 0
+    if claims.get("first") == "at_max":
+        return 1, n * claims["max_guesses"] + 1
+    return n + 1, 1
+
+
 class _Proof:
     """The sets, origins and depths of the nodes met so far, and the checking of one node."""
 
@@ -521,10 +546,12 @@ class _Proof:
         self.game, self.nodes = game, nodes
         self.worst_case = "worst_case" in claims
         self.max_guesses = claims.get("max_guesses")
-        # With at_max a secret found at the l-th guess of r left costs (n + 1) l, plus 1 when
-        # l = r: the sum over S is (n + 1) x total + (the secrets at the maximum).
+        # A secret found at the l-th guess of r left costs A l, plus B when l = r (rule 10).
         self.at_max = "at_max" in claims
-        self.weight = game.n + 1 if self.at_max else 1
+        self.weight, self.unit = units(claims, game.n)
+        self.first = claims.get("first", "total")
+        # More than counting ever adds up for a guess: A (|S| + countTotal) + B |S| < cap.
+        self.cap = self.weight * (game.n * (game.n + 1) + 1) + self.unit * (game.n + 1)
         self.costs_at: dict = {}
         self.sets = [None] * len(nodes)
         self.sets[0] = np.arange(game.n, dtype=SET)  # a set: the sorted indices of its codes
@@ -686,7 +713,7 @@ class _Proof:
         if r not in self.costs_at:
             found = self.game.total_of * self.weight
             if self.at_max and r is not None and r >= 1:
-                found = found + np.maximum(0, np.arange(self.game.n + 1) - self.game.most(r - 1))
+                found = found + self.unit * np.maximum(0, np.arange(self.game.n + 1) - self.game.most(r - 1))
             self.costs_at[r] = found
         return self.costs_at[r]
 
@@ -699,9 +726,9 @@ class _Proof:
         game = self.game
         if self.worst_case:  # some class needs >= d - 1 guesses: more than N(d - 2) secrets
             return sizes.max(axis=0) > game.most(d - 2)
-        # |S| + the counting totals of the classes (weighted); no guess reaches w (n^2 + n + 1)
+        # |S| + the counting totals of the classes (weighted); no guess reaches the cap
         refuted = (self.weight * size + self.costs(None if left is None else left - 1)[sizes].sum(axis=0)
-                   >= min(d, self.weight * (game.n * (game.n + 1) + 1)))
+                   >= min(d, self.cap))
         if left is not None:  # some class cannot be solved in the r - 1 guesses left
             refuted |= sizes.max(axis=0) > game.most(left - 1)
         return refuted
@@ -740,6 +767,9 @@ class _Proof:
                     f"{value} more guesses, the bound needs {d - 1}")
         if total >= d:
             return True
+        if self.at_max and self.first == "at_max":
+            k, t = divmod(total, self.unit)
+            return f"it costs at least {total} ({k} secrets at the maximum, then {t} guesses in total), below the bound {d}"
         if self.at_max:
             t, k = divmod(total, self.weight)
             return f"it costs at least {total} ({t} guesses in total, then {k} at the maximum), below the bound {d}"
@@ -812,6 +842,11 @@ class Report:
                     f"needs >= {d + 1} for some secret)")
         within = f" within {c['max_guesses']} guesses" if "max_guesses" in c else ""
         then = ""
+        if c.get("first") == "at_max":  # the pair (secrets needing the maximum, total)
+            k = c["at_max"]
+            return (f"every strategy for {label}{within} has >= {k} secret{'' if k == 1 else 's'} "
+                    f"needing {c['max_guesses']} guesses; one with exactly {k} needs >= {c['total']} "
+                    f"guesses in total (mean {c['total'] / self.secrets:.4f})")
         if "at_max" in c:  # the pair (total, secrets needing the maximum), in lexicographic order
             then = (f"; one with exactly {c['total']} has >= {c['at_max']} "
                     f"secret{'' if c['at_max'] == 1 else 's'} needing {c['max_guesses']} guesses")
@@ -837,8 +872,9 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
         nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
         del doc, text
         claim = claims.get("worst_case", claims.get("total"))
-        if "at_max" in claims:  # bounds are costs: (n + 1) x total + the secrets at the maximum
-            claim = (game.n + 1) * claim + claims["at_max"]
+        if "at_max" in claims:  # bounds are costs: A x total + B x the secrets at the maximum
+            a, b = units(claims, game.n)
+            claim = a * claim + b * claims["at_max"]
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
         proof = _Proof(game, claims, nodes, size)

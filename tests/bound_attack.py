@@ -24,6 +24,8 @@ shortcuts that might make the raised bound pass:
   total proofs within D turned into at_max ones (every bound times W, plus a count that may be too
   high), the claimed count moved by one or beyond the secrets, at_max dropped or added where it
   does not belong (a worst case, no max_guesses), bounds raised by one unit of count or of total;
+  the other order ("first": "at_max", costs (n D + 1) count + total): proofs converted to it with
+  counts that may be too high, the key added, dropped or given a wrong value;
 * entries dropped, children added, feedback keys changed, bounds raised by 1, a few, or a lot.
 
 Every mutant is checked in-process by ``verify_bound.check_bytes`` and by the reference checker
@@ -73,7 +75,10 @@ COMMITTED = ["total-2x2", "total-2x3", "total-2x4", "total-2x5", "total-2x5-max4
              "total-2x7", "total-2x7-max5", "total-2x8", "total-3x2", "total-3x3", "total-3x4",
              "total-3x4-norep", "total-3x5-norep", "worst-case-3x3",
              # at_max (least total within D, then the fewest secrets needing D)
-             "total-2x5-max4-count", "total-3x3-max4-count", "total-3x4-norep-max4-count"]
+             "total-2x5-max4-count", "total-3x3-max4-count", "total-3x4-norep-max4-count",
+             # the other order ("first": "at_max": the fewest secrets needing D, then the total)
+             "total-2x5-max4-count-first", "total-3x3-max4-count-first",
+             "total-3x4-norep-max4-count-first"]
 #: Larger ones, with --big (the oracle needs a while for their roots).
 BIG = ["total-4x3"]
 #: The committed proofs whose optima take the oracle seconds (left out with small=True: the tests).
@@ -377,7 +382,9 @@ class Mutant:
         self.nodes[i]["bound"] = value
         if i == 0:
             claims = self.doc["claims"]
-            if "at_max" in claims:  # the root's bound is the cost W T + K: the claim follows it
+            if "at_max" in claims and claims.get("first") == "at_max" and type(claims.get("max_guesses")) is int:
+                claims["at_max"], claims["total"] = divmod(value, self.game.n * claims["max_guesses"] + 1)
+            elif "at_max" in claims:  # the root's bound is the cost W T + K: the claim follows it
                 claims["total"], claims["at_max"] = divmod(value, self.game.n + 1)
             else:
                 claims["worst_case" if "worst_case" in claims else "total"] = value
@@ -795,6 +802,28 @@ def m_at_max(m: Mutant) -> bool:
         what = "worst"
     else:
         return False
+    if "at_max" in claims and "max_guesses" in claims and rng.random() < 0.4:
+        # the other order, "first": "at_max": costs (n D + 1) count + total, converted from the
+        # (total first) costs with a count that may be too high, or the key added or dropped alone
+        D = claims["max_guesses"]
+        B = game.n * D + 1
+        q = rng.random()
+        if q < 0.6 and claims.get("first") != "at_max":
+            for node in m.nodes:
+                t, k = divmod(node["bound"], W)
+                node["bound"] = B * (k + rng.choice([0, 0, 0, 1])) + t
+            claims["first"] = "at_max"
+            claims["at_max"], claims["total"] = divmod(m.nodes[0]["bound"], B)
+            what += ", first at_max"
+        elif q < 0.8:
+            if claims.get("first") == "at_max":
+                del claims["first"]
+            else:
+                claims["first"] = "at_max"
+            what += ", first flipped"
+        else:
+            claims["first"] = rng.choice(["total", "at_max", "max_count", 1])
+            what += ", first set"
     m.ops.append(f"at_max {what}")
     return True
 
@@ -917,8 +946,10 @@ def false_bounds(doc, game: Game):
     sets, depths = walk(doc, game)
     claims = doc["claims"]
     kind = "worst" if "worst_case" in claims else "lex" if "at_max" in claims else "total"
+    if kind == "lex" and claims.get("first") == "at_max":
+        kind = "count"
     D = claims.get("max_guesses")
-    if kind == "lex" and D is None:
+    if kind in ("lex", "count") and D is None:
         return [(0, doc["nodes"][0]["bound"], "at_max without max_guesses")]
     out = []
     for j, node in enumerate(doc["nodes"]):
@@ -930,6 +961,8 @@ def false_bounds(doc, game: Game):
         truth = optimum(game.spec, S, kind, r)
         if kind == "lex":  # a pair (total, count): the at_max bounds are its cost
             truth = bound_reference.lex_cost(truth, game.n)
+        elif kind == "count":  # a pair (count, total), "first": "at_max"
+            truth = bound_reference.count_cost(truth, game.n, D)
         if node["bound"] > truth:
             out.append((j, node["bound"], truth))
     return out

@@ -17,7 +17,9 @@ Why it can be trusted (for the small games of the tests):
   secrets found at the last guess allowed, W = codes + 1; the counting is W countTotal(n) +
   max(0, n - N(r - 1)); ``optimum(..., "lex", r)`` minimises the *pair* (total, count) in
   lexicographic order by its own recursion (pairs, not weighted sums), and ``lex_cost`` turns the
-  pair into the format's cost for the comparison;
+  pair into the format's cost for the comparison; with ``"first": "at_max"`` the pair is (count,
+  total) instead, the cost (codes x D + 1) x count + total, and ``optimum(..., "count", r)`` its
+  own recursion over (count, total) pairs;
 * ``optimum`` is a plain memoised minimax / min-sum over *every* code of the game as a guess; the
   only pruning is (a) skipping a guess whose partition is the single class S (it leads back to the
   same state, so it never helps), (b) trying once each distinct partition (the value of a guess
@@ -333,14 +335,16 @@ def _check(doc_or_bytes, result: Result) -> None:
     claims = doc["claims"]
     if type(claims) is not dict:
         raise Invalid("claims: expected object")
-    lex = False  # the at_max claim: bounds are costs W x (total) + (secrets at the maximum)
+    lex = False  # the at_max claim: bounds are costs A x (total) + B x (secrets at the maximum)
+    A, B = 1, 0
     if set(claims) == {"worst_case"}:
         kind, D = "worst", None
         claim = _int(claims["worst_case"], "claims.worst_case", 1)
     elif set(claims) == {"total"}:
         kind, D = "total", None
         claim = _int(claims["total"], "claims.total", 0)
-    elif set(claims) in ({"total", "max_guesses"}, {"total", "max_guesses", "at_max"}):
+    elif set(claims) in ({"total", "max_guesses"}, {"total", "max_guesses", "at_max"},
+                         {"total", "max_guesses", "at_max", "first"}):
         kind = "total"
         claim = _int(claims["total"], "claims.total", 0)
         D = _int(claims["max_guesses"], "claims.max_guesses", 1)
@@ -349,7 +353,16 @@ def _check(doc_or_bytes, result: Result) -> None:
             K = _int(claims["at_max"], "claims.at_max", 0)
             if K > count:
                 raise Invalid("claims.at_max: more than the game's secrets")
-            claim = (count + 1) * claim + K
+            first = claims.get("first", "total")
+            if first == "total":
+                A, B = count + 1, 1
+            elif first == "at_max":
+                A, B = 1, count * D + 1
+                if claim > count * D:
+                    raise Invalid("claims.total: more than D x secrets with first at_max")
+            else:
+                raise Invalid("claims.first: must be 'total' or 'at_max'")
+            claim = A * claim + B * K
     else:
         raise Invalid("claims: exactly one of worst_case, total, total + max_guesses (+ at_max)")
     result.claims = dict(claims)
@@ -364,13 +377,13 @@ def _check(doc_or_bytes, result: Result) -> None:
     b = b_of(pegs, colors, rep)
     win = (pegs, 0)
     fb_of = Feedback(codes, colors)
-    W = len(codes) + 1 if lex else 1
+    W = A  # what each secret pays per guess
 
     def cost(n: int, r) -> int:
-        """Counting: W x countTotal(n), and with at_max the n - N(r - 1) secrets (if more) that
-        cannot be found before the r-th guess."""
+        """Counting: A x countTotal(n), and with at_max B x the n - N(r - 1) secrets (if more)
+        that cannot be found before the r-th guess."""
         extra = max(0, n - N(b, r - 1)) if lex and r >= 1 else 0
-        return W * count_total(b, n) + extra
+        return A * count_total(b, n) + B * extra
 
     # Shape of every node first (a malformed node anywhere makes the file invalid).
     parsed = []
@@ -567,6 +580,7 @@ class _Oracle:
         self.worst_memo = {}
         self.total_memo = {}
         self.lex_memo = {}
+        self.count_memo = {}
 
     def options(self, S: int):
         """Distinct (wins, non-winning classes) of the guesses at S, skipping the useless ones."""
@@ -660,6 +674,38 @@ class _Oracle:
         return best
 
 
+    def count(self, S: int, r: int):
+        """(fewest secrets found at the r-th guess, then least total) over the strategies solving S
+        within r guesses, as pairs in lexicographic order (math.inf when there is none): ``lex``
+        with the pair's order swapped, written out on its own."""
+        if S == 0:
+            return (0, 0)
+        if r <= 0:
+            return math.inf
+        n = S.bit_count()
+        if n == 1:
+            return (1 if r == 1 else 0, 1)
+        key = (S, r)
+        got = self.count_memo.get(key)
+        if got is not None:
+            return got
+        best = math.inf
+        for wins, classes in self.options(S):
+            value = (1 if wins and r == 1 else 0, n)
+            for C in sorted(classes, key=lambda c: -c.bit_count()):
+                if best != math.inf and value >= best:
+                    break
+                sub = self.count(C, r - 1)
+                if sub == math.inf:
+                    value = math.inf
+                    break
+                value = (value[0] + sub[0], value[1] + sub[1])
+            if value != math.inf and (best == math.inf or value < best):
+                best = value
+        self.count_memo[key] = best
+        return best
+
+
 _ORACLES: dict = {}
 
 
@@ -686,6 +732,8 @@ def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | Non
         return o.total(mask, r)
     if kind == "lex":
         return o.lex(mask, r)
+    if kind == "count":
+        return o.count(mask, r)
     raise ValueError(f"kind must be 'worst', 'total' or 'lex', got {kind!r}")
 
 
@@ -693,6 +741,12 @@ def lex_cost(pair, codes: int):
     """The at_max claims' unit: a pair (total, secrets at the maximum) as (codes + 1) x total +
     secrets (math.inf stays)."""
     return math.inf if pair == math.inf else (codes + 1) * pair[0] + pair[1]
+
+
+def count_cost(pair, codes: int, D: int):
+    """The "first": "at_max" claims' unit: a pair (secrets at the maximum, total) as
+    (codes x D + 1) x secrets + total (math.inf stays)."""
+    return math.inf if pair == math.inf else (codes * D + 1) * pair[0] + pair[1]
 
 
 def true_bounds(result: Result) -> list:
@@ -703,6 +757,8 @@ def true_bounds(result: Result) -> list:
     pegs, colors, rep = result.game
     claims = result.claims
     kind = "worst" if "worst_case" in claims else "lex" if "at_max" in claims else "total"
+    if kind == "lex" and claims.get("first") == "at_max":
+        kind = "count"
     D = claims.get("max_guesses")
     bounds = result.bounds
     out = []
@@ -712,6 +768,8 @@ def true_bounds(result: Result) -> list:
         opt = optimum(pegs, colors, rep, S, kind, r)
         if kind == "lex":
             opt = lex_cost(opt, codes)
+        elif kind == "count":
+            opt = count_cost(opt, codes, D)
         if bounds[i] > opt:
             out.append((i, bounds[i], opt))
     return out

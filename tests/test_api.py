@@ -235,6 +235,19 @@ def test_build_optimal_and_its_infeasible_limit(tmp_path):
     assert e.value.bound.claims == {"worst_case": 4} and e.value.bound.report.valid
 
 
+def test_build_optimal_lexicographic_objectives():
+    """Both orders of (total, secrets at the maximum); the claims follow the objective."""
+    strategy, proof = certify.build_optimal(pegs=2, colors=5, max_guesses=4, objective="max-count,total")
+    assert proof.claims == {"total": 81, "max_guesses": 4, "at_max": 11, "first": "at_max"}
+    assert certify.verify_optimality(strategy, proof).optimal
+    strategy, proof = certify.build_optimal(pegs=2, colors=5, max_guesses=4, objective="total,max-count")
+    assert proof.claims == {"total": 81, "max_guesses": 4, "at_max": 11}
+    with pytest.raises(CertifyError, match="give max_guesses"):
+        certify.build_optimal(pegs=2, colors=5, objective="max-count,total")
+    with pytest.raises(CertifyError, match="objective must be one of"):
+        certify.build_optimal(pegs=2, colors=5, objective="worst,total")
+
+
 def test_verify_optimality_optimal_gap_and_mismatch(knuth, small):
     best = certify.verify_optimality(knuth, BOUNDS / "worst-case-4x6.json")
     assert best.optimal and best.text == "optimal: max 5 guesses = proven minimum 5"

@@ -98,10 +98,11 @@ def register(sub) -> None:
     p.add_argument("--max-guesses", type=positive, metavar="D",
                    help="optimal: least total among strategies that never use more than D guesses")
     p.add_argument("--proof", metavar="BOUND", help="optimal: also write the lower-bound proof of its total")
-    p.add_argument("--objective", choices=("total", "worst,total", "total,max-count"),
+    p.add_argument("--objective", choices=("total", "worst,total", "total,max-count", "max-count,total"),
                    help="optimal: what is least, compared in this order: total (the default); worst,total "
                         "(least worst case D, then least total within D); total,max-count (least total "
-                        "within --max-guesses D, then fewest secrets needing D)")
+                        "within --max-guesses D, then fewest secrets needing D); max-count,total (fewest "
+                        "secrets needing --max-guesses D, then least total within D)")
     p.add_argument("--worst-proof", metavar="BOUND",
                    help="optimal --objective worst,total: also write the worst-case proof of D")
     p.add_argument("--json", action="store_true", help="machine-readable summary")

@@ -8,7 +8,8 @@ when no strategy fits within D, the worst-case proof that says so (exit 1).
 ``--objective`` (OBJECTIVES) compares strategies lexicographically: ``worst,total`` the least
 worst case D first (proven by a worst-case proof, ``--worst-proof``), then the least total within
 D (``--proof``); ``total,max-count`` (with ``--max-guesses D``) the least total within D, then the
-fewest secrets that need all D guesses, one ``at_max`` proof (docs/lower-bound-format.md).
+fewest secrets that need all D guesses, one ``at_max`` proof (docs/lower-bound-format.md);
+``max-count,total`` the same two keys in the other order (the proof's claim adds "first": "at_max").
 """
 
 from __future__ import annotations
@@ -23,14 +24,17 @@ OBJECTIVES = {
     "total": "least total guesses (within --max-guesses D if given)",
     "worst,total": "least worst case D, then least total among strategies within D",
     "total,max-count": "least total within --max-guesses D, then fewest secrets needing D guesses",
+    "max-count,total": "fewest secrets needing --max-guesses D guesses, then least total within D",
 }
+#: The objectives that count the secrets at the maximum (one at_max proof, one process).
+COUNTING = ("total,max-count", "max-count,total")
 
 
 def default_name(game, max_guesses, objective: str = "total") -> str:
     if objective == "worst,total":
         return f"optimal-worst-total-{game.slug}.json"
     limit = "" if max_guesses is None else f"-max{max_guesses}"
-    count = "-count" if objective == "total,max-count" else ""
+    count = {"total,max-count": "-count", "max-count,total": "-count-first"}.get(objective, "")
     return f"optimal-total-{game.slug}{limit}{count}.json"
 
 
@@ -53,14 +57,14 @@ def cmd_build_optimal(args) -> int:
         raise CertifyError(f"--objective: unknown objective {shown(objective)} (one of: {', '.join(OBJECTIVES)})")
     if objective == "worst,total" and args.max_guesses is not None:
         raise CertifyError("--objective worst,total finds the least worst case itself: drop --max-guesses")
-    if objective == "total,max-count" and args.max_guesses is None:
-        raise CertifyError("--objective total,max-count counts the secrets needing the maximum: "
+    if objective in COUNTING and args.max_guesses is None:
+        raise CertifyError(f"--objective {objective} counts the secrets needing the maximum: "
                            "give --max-guesses D")
     if worst_file is not None and objective != "worst,total":
         raise CertifyError("--worst-proof goes with --objective worst,total")
     address = _scheduler(args)
-    if objective == "total,max-count" and (args.workers or address):
-        raise CertifyError("--objective total,max-count runs in one process (no --workers or --scheduler)")
+    if objective in COUNTING and (args.workers or address):
+        raise CertifyError(f"--objective {objective} runs in one process (no --workers or --scheduler)")
     game = game_of(args)
     game.check_size()
     out = args.output or default_name(game, args.max_guesses, objective)
@@ -89,7 +93,8 @@ def cmd_build_optimal(args) -> int:
                 result = exact.total(game, limit, say=say, run=run)
         else:
             result = exact.total(game, limit, progress=not args.quiet, say=say,
-                                 at_max=objective == "total,max-count")
+                                 at_max=objective in COUNTING,
+                                 first="at_max" if objective == "max-count,total" else "total")
     except Infeasible:
         # No strategy fits: the least worst case, proven, says by how much.
         worst = exact.worst_case(game, progress=not args.quiet, say=say)
@@ -132,6 +137,9 @@ def cmd_build_optimal(args) -> int:
     if objective == "total,max-count":
         count = result.proof["claims"]["at_max"]
         then = f", then {count} secret{'' if count == 1 else 's'} needing {limit} (the fewest)"
+    if objective == "max-count,total":
+        count = result.proof["claims"]["at_max"]
+        first = f"fewest secrets needing {limit}: {count}, then "
     print(f"wrote {'standard output' if out == '-' else out}: {first}least total {total} "
           f"(mean {total / game.size:.4f}){then}, at most {claims['max_guesses']} guesses "
           f"({result.searched} {'tasks' if args.workers or address else 'nodes searched'}, "

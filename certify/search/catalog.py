@@ -88,6 +88,21 @@ CATALOG: list[tuple[str, int, int, bool, str, dict]] = [
     ("total-4x4-max4-count.json", 4, 4, True, "total", {"max_guesses": 4, "total": 905, "at_max": 150}),
     ("total-4x6-norep-max5-count.json", 4, 6, False, "total", {"max_guesses": 5, "total": 1446, "at_max": 89}),
     ("total-4x6-max5-count.json.gz", 4, 6, True, "total", {"max_guesses": 5, "total": 5626, "at_max": 540}),
+    # The other order ("first": "at_max"): the fewest secrets that need all D guesses, then the
+    # least total. 4x6 within 5: 539 then 5627, Slovesnov's 539: his count is of this objective,
+    # and no strategy has both 5626 and 539 (the proof above).
+    ("total-2x5-max4-count-first.json", 2, 5, True, "total",
+     {"max_guesses": 4, "total": 81, "at_max": 11, "first": "at_max"}),
+    ("total-3x3-max4-count-first.json", 3, 3, True, "total",
+     {"max_guesses": 4, "total": 73, "at_max": 1, "first": "at_max"}),
+    ("total-3x4-norep-max4-count-first.json", 3, 4, False, "total",
+     {"max_guesses": 4, "total": 72, "at_max": 6, "first": "at_max"}),
+    ("total-4x4-max4-count-first.json", 4, 4, True, "total",
+     {"max_guesses": 4, "total": 905, "at_max": 150, "first": "at_max"}),
+    ("total-4x6-norep-max5-count-first.json", 4, 6, False, "total",
+     {"max_guesses": 5, "total": 1449, "at_max": 86, "first": "at_max"}),
+    ("total-4x6-max5-count-first.json.gz", 4, 6, True, "total",
+     {"max_guesses": 5, "total": 5627, "at_max": 539, "first": "at_max"}),
 ]
 
 __all__ = ["CATALOG", "build_one", "build_all", "manifest"]
@@ -116,7 +131,8 @@ def build_one(entry, folder: Path = ROOT, progress: bool = False, strategies: Pa
     elif kind == "total":
         from .total import TotalSearch
 
-        search = TotalSearch(game, claim.get("max_guesses"), progress=progress, at_max="at_max" in claim)
+        search = TotalSearch(game, claim.get("max_guesses"), progress=progress, at_max="at_max" in claim,
+                             first=claim.get("first", "total"))
         search.solve()
         doc = search.prove()
         strategy = search.strategy_certificate()

@@ -30,12 +30,13 @@ memo is full the call stops, the caller grows the arrays and calls again (the me
 :mod:`.total` writes for the nodes below the top levels): the proof uses the same orbits as
 the search (or more), so every representative's classes are in the memo or refuted by counting.
 
-Lexicographic cost (``Engine(..., at_max=True)``, the at_max claim of docs/lower-bound-format.md):
-a secret found at the l-th guess of the r left costs W l, plus 1 when l = r (W = n + 1), so a
-value is W x total + (secrets at the last guess allowed), compared as one integer. Every rule
-above holds for it with counting's bound ``ccost`` (W countTotal(m) + the m - N(r - 1) secrets,
-if more, that need the r-th guess) and the small-set costs of ``small_costs``; with W = 1 and no
-count (the default) the arithmetic is the plain total's, step for step.
+Lexicographic cost (``Engine(..., units=(A, B))``, the at_max claim of docs/lower-bound-format.md):
+a secret found at the l-th guess of the r left costs A l, plus B when l = r, so a value is
+A x total + B x (secrets at the last guess allowed), compared as one integer: total first with
+(n + 1, 1), the secrets at the maximum first with (1, n D + 1). Every rule above holds for it
+with counting's bound ``ccost`` (A countTotal(m) + B x the m - N(r - 1) secrets, if more, that
+need the r-th guess) and the small-set costs of ``small_costs``: they only add per-secret costs
+that are never negative. With (1, 0) (the default) the arithmetic is the plain total's.
 """
 
 from __future__ import annotations
@@ -886,16 +887,16 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors,
 
 
 class Engine:
-    """The compiled search's constant tables and its memo, for one game. With ``at_max`` the cost
-    is lexicographic (docs/lower-bound-format.md, "at_max"): a secret found at depth l costs
-    (n + 1) l, plus 1 when l is the last guess allowed; the memo is then of those costs."""
+    """The compiled search's constant tables and its memo, for one game. With ``units`` (A, B)
+    the cost is lexicographic (docs/lower-bound-format.md, "at_max"): a secret found at depth l
+    costs A l, plus B when l is the last guess allowed; the memo is then of those costs."""
 
-    def __init__(self, space, count, at_max: bool = False) -> None:
+    def __init__(self, space, count, units: tuple = (1, 0)) -> None:
         import itertools
 
         self.space = space
         n = space.n
-        self.mw, self.lexk = (n + 1, 1) if at_max else (1, 0)
+        self.mw, self.lexk = (int(units[0]), int(units[1]))
         self.fb = space.fb
         self.n_fb = int(space.n_fb)
         self.win = int(space.win)

@@ -34,17 +34,18 @@ def worst_case(game, progress: bool = False, say=lambda line: None) -> Result:
 
 
 def total(game, max_guesses=None, progress: bool = False, say=lambda line: None, run=None,
-          at_max: bool = False) -> Result:
+          at_max: bool = False, first: str = "total") -> Result:
     """The least total of guesses over all secrets (among strategies within ``max_guesses``),
     with a strategy that reaches it and the proof that none does better. With ``run``, the
     classes of the first guesses are tasks that ``run(func, args)`` computes (:mod:`.split`):
     the same least total, and bytes that do not depend on who runs the tasks. With ``at_max``
-    (and max_guesses D): the least total, then the fewest secrets that need D guesses."""
+    (and max_guesses D): the least total, then the fewest secrets that need D guesses; with
+    ``first="at_max"`` as well, those two in the other order."""
     start = time.perf_counter()
     if run is None:
         from .total import TotalSearch
 
-        search = TotalSearch(game, max_guesses, progress=progress, at_max=at_max)
+        search = TotalSearch(game, max_guesses, progress=progress, at_max=at_max, first=first)
     else:
         if at_max:
             from ..errors import CertifyError
@@ -57,11 +58,19 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
     best, count = search.pair(search.solve())
     plural = "" if count == 1 else "s"
     then = "" if count is None else f", then {count} secret{plural} needing {max_guesses}"
-    say(f"search: the least total for {game} is {best}{then} ({search.nodes} "
-        f"{'nodes' if run is None else 'tasks'})")
+    if first == "at_max":
+        say(f"search: the fewest secrets needing {max_guesses} for {game} is {count}, then the least "
+            f"total {best} ({search.nodes} nodes)")
+    else:
+        say(f"search: the least total for {game} is {best}{then} ({search.nodes} "
+            f"{'nodes' if run is None else 'tasks'})")
     proof = search.prove()
     strategy = search.strategy_certificate()
     limit = "" if max_guesses is None else f" within {max_guesses} guesses"
-    then = "" if count is None else f"; one with exactly {best} has >= {count} secret{plural} needing {max_guesses}"
-    return Result(proof, f"every strategy for {game}{limit} needs >= {best} guesses in total{then}",
-                  search.nodes, time.perf_counter() - start, strategy)
+    if first == "at_max":
+        statement = (f"every strategy for {game}{limit} has >= {count} secret{plural} needing "
+                     f"{max_guesses}; one with exactly {count} needs >= {best} guesses in total")
+    else:
+        then = "" if count is None else f"; one with exactly {best} has >= {count} secret{plural} needing {max_guesses}"
+        statement = f"every strategy for {game}{limit} needs >= {best} guesses in total{then}"
+    return Result(proof, statement, search.nodes, time.perf_counter() - start, strategy)

@@ -27,7 +27,9 @@ nodes, until counting suffices), since a node cannot refer to itself.
 
 With ``at_max`` (and max_guesses D) the value is lexicographic: W x total + the secrets found at
 the D-th guess, W = n + 1 (:mod:`.engine`, docs/lower-bound-format.md "at_max"); ``pair``
-splits it, and the proof's claim is {"total", "max_guesses", "at_max"}.
+splits it, and the proof's claim is {"total", "max_guesses", "at_max"}. With ``first="at_max"``
+the other order: (n D + 1) x (the secrets at the D-th guess) + total, the claim adding
+"first": "at_max".
 
 References: Koyama and Lai (1993) for 4x6; G. Ville, "An optimal Mastermind (4,7) strategy
 and more results in the expected case" (2013): depth-first branch and bound with a tight
@@ -71,12 +73,15 @@ class Entry:
 
 class TotalSearch:
     def __init__(self, game, max_guesses: int | None = None, progress: bool = False, space=None,
-                 at_max: bool = False) -> None:
+                 at_max: bool = False, first: str = "total") -> None:
         self.game = game
         self.max_guesses = max_guesses
         if at_max and max_guesses is None:
             raise CertifyError("the fewest secrets at the maximum needs a maximum: give max_guesses")
+        if first not in ("total", "at_max") or (first == "at_max" and not at_max):
+            raise CertifyError(f"first must be 'total', or 'at_max' with at_max, got {first!r}")
         self.at_max = at_max
+        self.first = first
         game.check_size()
         if game.size > MAX_TOTAL_CODES:
             raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
@@ -87,12 +92,18 @@ class TotalSearch:
         self._every = np.arange(self.space.n, dtype=np.int64)
         n = self.space.n
         self.ctotal = np.array([self.count.total(k) for k in range(n + 1)], dtype=np.int64)
-        # The cost of a secret found at the l-th guess: l, or with at_max (n + 1) l, plus 1 when
-        # l is the last guess allowed (docs/lower-bound-format.md, "at_max").
-        self.weight = n + 1 if at_max else 1
+        # The cost of a secret found at the l-th guess: A l, plus B when l is the last guess
+        # allowed (docs/lower-bound-format.md, "at_max"): (1, 0) for the plain total, (n + 1, 1)
+        # for total first, (1, n D + 1) for the secrets at the maximum first.
+        if not at_max:
+            self.weight, self.unit = 1, 0
+        elif first == "at_max":
+            self.weight, self.unit = 1, n * max_guesses + 1
+        else:
+            self.weight, self.unit = n + 1, 1
         self._costs: dict = {}
         self.memo: dict = {}
-        self.engine = Engine(self.space, self.count, at_max)
+        self.engine = Engine(self.space, self.count, (self.weight, self.unit))
         if progress:
             self.engine.progress = lambda nodes: print(f"  total {game.slug}: {nodes} nodes searched",
                                                        file=sys.stderr, flush=True)
@@ -136,13 +147,18 @@ class TotalSearch:
         if found is None:
             found = self.weight * self.ctotal
             if self.at_max and r is not None and r >= 1:
-                found = found + np.maximum(0, np.arange(len(found)) - self.count.N(r - 1))
+                found = found + self.unit * np.maximum(0, np.arange(len(found)) - self.count.N(r - 1))
             self._costs[r] = found
         return found
 
     def pair(self, value: int):
         """(total, secrets at the maximum) of a cost (at_max), or (value, None)."""
-        return divmod(value, self.weight) if self.at_max else (value, None)
+        if not self.at_max:
+            return value, None
+        if self.first == "at_max":
+            count, total = divmod(value, self.unit)
+            return total, count
+        return divmod(value, self.weight)
 
     def _solve(self, cands, r, beta, depth) -> int:
         if depth >= self.top:
@@ -233,6 +249,8 @@ class TotalSearch:
             claims["max_guesses"] = self.max_guesses
         if at_max is not None:
             claims["at_max"] = at_max
+            if self.first == "at_max":
+                claims["first"] = "at_max"
         return ProofWriter(self.space, claims), None if self.max_guesses is None else 0
 
     def prove(self) -> dict:
@@ -477,13 +495,15 @@ class OptimalTotal(_strategy_base()):
                           "(Koyama and Lai 1993; Ville 2013; Tanaka 1996 for Bulls and Cows); "
                           "the matching lower-bound proof is a certify lower-bound certificate"
                           + ("" if limit is None else f" (within {limit}"
-                             + (f"; then the fewest secrets needing {limit})" if search.at_max else ")")))
+                             + ((f"; the fewest secrets needing {limit}, then the least total)"
+                                 if search.first == "at_max" else
+                                 f"; then the fewest secrets needing {limit})") if search.at_max else ")")))
 
     def params(self) -> dict:
         limit = self.search.max_guesses
         out = {} if limit is None else {"max_guesses": limit}
         if self.search.at_max:
-            out["objective"] = "total,max-count"
+            out["objective"] = "max-count,total" if self.search.first == "at_max" else "total,max-count"
         return out
 
     def pick(self, candidates, history):
