@@ -76,6 +76,10 @@ def compare(strategy: verify.Report, bound: verify_bound.Report) -> dict:
         raise CertifyError(f"the strategy plays {_label(strategy.game)}, the lower bound is for "
                            f"{_label(bound.game)}")
     got, claims = strategy.replayed, bound.claims
+    if "weights" in claims:
+        raise CertifyError("the lower bound is weighted (the codemaker's side of the game value): it "
+                           "bounds a mean against a distribution of secrets, not a strategy's total; "
+                           "compare it with a mixed strategy (docs/game-value.md)")
     if "worst_case" in claims:
         have, need, what = got["max_guesses"], claims["worst_case"], "max {} guesses"
     else:

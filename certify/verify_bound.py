@@ -8,8 +8,10 @@ its own::
 
 A certificate proves that every strategy needs at least D guesses for some secret, or at least
 T guesses in total, or (at_max) at least the pair (T guesses in total, K secrets needing the
-maximum) in lexicographic order, or with "first": "at_max" the pair (K, T), written as one cost
-(docs/lower-bound-format.md). Its nodes are checked in index order. A node's
+maximum) in lexicographic order, or with "first": "at_max" the pair (K, T), written as one cost,
+or (weights) at least T as the sum over secrets of w(s) x guesses(s), w constant on the orbits of
+the peg and colour permutations: a lower bound on the mean against the codemaker's distribution
+w / sum(w) (docs/lower-bound-format.md). Its nodes are checked in index order. A node's
 set of secrets is computed here, never read: the root's is every code, a child's is the class of
 a guess at an earlier node (through a permutation when one is given). At every node EVERY code
 of the game is tried as the next guess, and each must be refuted by counting or by the node's
@@ -68,6 +70,8 @@ MAX_PAIRS = 300_000_000_000
 WORK_BASE = 1_000_000_000
 WORK_PER_BYTE = 30_000
 GUESS_COST = 2_000
+#: With weights every guess's row is sorted by class: counted as this many plain (guess, secret) pairs.
+WEIGHTED_COST = 8
 SWAP_COST = 1_000
 IMAGE_COST = 4_000
 IMAGE_PER_SECRET = 32
@@ -395,13 +399,17 @@ def _header(doc):
         shown = "more than 10^19" if pegs > 64 else str(size)
         raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
     claims = _get(doc, "claims", dict, "")
-    _only(claims, ("worst_case", "total", "max_guesses", "at_max", "first"), "claims")
+    _only(claims, ("worst_case", "total", "max_guesses", "at_max", "first", "weights"), "claims")
+    if "weights" in claims and set(claims) != {"total", "weights"}:
+        raise Invalid("claims: 'weights' goes only with 'total' (no max_guesses, at_max or worst_case)")
     if ("worst_case" in claims) == ("total" in claims):
         raise Invalid("claims: exactly one of 'worst_case' and 'total' is needed")
     if "worst_case" in claims and "max_guesses" in claims:
         raise Invalid("claims: 'max_guesses' goes only with 'total'")
     if "at_max" in claims and "max_guesses" not in claims:
         raise Invalid("claims: 'at_max' goes only with 'total' and 'max_guesses'")
+    if "weights" in claims:
+        _get(claims, "weights", dict, "claims")
     for key, low in (("worst_case", 1), ("total", 0), ("max_guesses", 1), ("at_max", 0)):
         if key in claims and _get(claims, key, int, "claims") < low:
             raise Invalid(f"claims.{key}: must be >= {low}, got {claims[key]}")
@@ -528,6 +536,50 @@ def _nodes(nodes, count: int, game: Game):
 
 # -- checking ---------------------------------------------------------------------------------
 
+def orbit_key(digits) -> tuple:
+    """The orbit of a code under the permutations of pegs and of colours: its colours' numbers of
+    occurrences, largest first (a peg permutation moves occurrences, a colour permutation renames
+    them; two codes with the same numbers are mapped onto each other by one of each)."""
+    counts: dict = {}
+    for c in digits:
+        counts[c] = counts.get(c, 0) + 1
+    return tuple(sorted(counts.values(), reverse=True))
+
+
+def weights_of(claims: dict, game: "Game"):
+    """w[s] for every code (int64), from claims.weights: one entry per orbit, keyed by its lowest
+    code, each a non-negative integer; None without weights."""
+    if "weights" not in claims:
+        return None
+    given = claims["weights"]
+    lowest: dict = {}  # orbit -> its lowest code (codes are enumerated in code order)
+    orbit = []
+    for code in game.codes:
+        key = orbit_key(code)
+        lowest.setdefault(key, code)
+        orbit.append(key)
+    for code, value in given.items():
+        if code not in game.by_text:
+            raise Invalid(f"claims.weights: {_short(code)} is not a code of the game")
+        key = orbit_key(code)
+        if lowest[key] != code:
+            raise Invalid(f"claims.weights: {code} is not the lowest code of its orbit (write {lowest[key]})")
+        if type(value) is not int or value < 0:
+            raise Invalid(f"claims.weights.{code}: must be an integer >= 0, got {_short(value)}")
+    missing = [code for code in lowest.values() if code not in given]
+    if missing:
+        raise Invalid(f"claims.weights: no weight for the orbit of {missing[0]} (one entry per orbit, "
+                      f"{len(lowest)} in this game)")
+    w = np.array([given[lowest[key]] for key in orbit], dtype=object)
+    total = int(w.sum())
+    if total == 0:
+        raise Invalid("claims.weights: every weight is 0 (the codemaker needs a secret)")
+    if total * (game.n * (game.n + 1) + 1) >= 2 ** 62:  # the arithmetic stays within 64 bits
+        raise Invalid(f"claims.weights: they sum to {total}, too large for the checker's arithmetic "
+                      f"(the limit: sum x (n^2 + n + 1) < 2^62)")
+    return w.astype(np.int64)
+
+
 def units(claims: dict, n: int) -> tuple:
     """(A, B): with at_max, a secret found at the l-th guess of the r left costs A l, plus B when
     l = r (rule 10). Total first: (n + 1, 1), a cost (n + 1) total + K; at_max first: (1, n D + 1),
@@ -555,6 +607,14 @@ class _Proof:
         self.costs_at: dict = {}
         self.sets = [None] * len(nodes)
         self.sets[0] = np.arange(game.n, dtype=SET)  # a set: the sorted indices of its codes
+        # With weights the sets hold the secrets of positive weight only (the root: the support).
+        self.w = weights_of(claims, game)
+        if self.w is not None:
+            self.sets[0] = np.flatnonzero(self.w > 0).astype(SET)
+            self.cap = int(self.w.sum()) * (game.n * (game.n + 1) + 1)
+            self.depth_of_rank = np.array([d for d in range(1, len(game.solved))
+                                           for _ in range(game.solved[d] - game.solved[d - 1])][:game.n],
+                                          dtype=np.int64)
         self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
         self.depth = [0] * len(nodes)
         self.stats = {"nodes": len(nodes), "guesses": 0, "counting_nodes": 0}
@@ -609,6 +669,8 @@ class _Proof:
         left = None if self.max_guesses is None else self.max_guesses - self.depth[i]
         if self.worst_case:
             holds = d <= 1 or not game.fits(size, d - 1)
+        elif self.w is not None:
+            holds = self.wcount(self.w[S]) >= d
         else:
             holds = self.cost(size, left) >= d or (left is not None and not game.fits(size, left))
         if holds and not entries:
@@ -616,7 +678,8 @@ class _Proof:
         self.stats["guesses"] += len(entries) if holds else game.n
         self.pending -= SET_OVERHEAD + 2 * size
         swaps = sum(len(b) - 1 for b in blocks)
-        self.spend(i, (0 if holds else game.n * (size + game.win + 1)) + len(entries) * (size + GUESS_COST)
+        self.spend(i, (0 if holds else game.n * (size + game.win + 1) * (1 if self.w is None else WEIGHTED_COST))
+                   + len(entries) * (size + GUESS_COST)
                    + (game.n + swaps * (SWAP_COST + 2 * size) if blocks else 0))
         same = {g: entry for g, entry in entries.items() if entry[0] == "same"}
         target = {g: self.target(h, entries, blocks) for g, (_, h, _) in same.items()}
@@ -627,8 +690,12 @@ class _Proof:
         direct = {g for g in entries if g not in same} | {t for t in target.values() if t not in same}
         counted = None
         if not holds:
-            sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
-            counted = self.counted(sizes, size, d, left)
+            if self.w is None:
+                sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
+                counted = self.counted(sizes, size, d, left)
+            else:  # w(S) + the weighted counting bounds of the classes, for every guess
+                counted = (int(self.w[S].sum()) + self.wclasses(S, np.arange(game.n)).sum(axis=1)
+                           >= min(d, self.cap))
             direct.update(c for c in {self.canon(g, blocks) for g in np.flatnonzero(~counted).tolist()}
                           if c not in same)
         self.spend(i, sum(size + GUESS_COST for g in direct if not holds and g not in entries and not counted[g])
@@ -720,6 +787,43 @@ class _Proof:
     def cost(self, size: int, r) -> int:
         return int(self.costs(r)[size])
 
+    def wcount(self, weights) -> int:
+        """countW: the least sum of w x guesses for secrets of these weights, by counting: the
+        heaviest at the greedy depths (1, then 2 for b of them, 3 for b^2...). Any strategy finds
+        at most b^(d - 1) secrets at depth d, so its k-th smallest depth is at least the greedy
+        k-th, and by the rearrangement inequality the heaviest take the smallest (rule 11)."""
+        ordered = np.sort(np.asarray(weights, dtype=np.int64))[::-1]
+        return int(ordered @ self.depth_of_rank[:len(ordered)])
+
+    def wclasses(self, S, guesses) -> np.ndarray:
+        """out[j, k] = countW of the non-winning class k of guesses[j] at S (0 for the win and empty
+        classes). S ordered by weight, heaviest first; in each guess's row a stable sort by class
+        keeps that order within a class, so a secret's place within its class is its rank."""
+        game, width = self.game, self.game.win + 1
+        order = np.argsort(-self.w[S], kind="stable")
+        T, wT = S[order], self.w[S][order]
+        m = len(T)
+        out = np.zeros((len(guesses), width), dtype=np.int64)
+        step = max(1, BLOCK // max(1, m))
+        place = np.arange(m)
+        for lo in range(0, len(guesses), step):
+            G = guesses[lo:lo + step]
+            labels = game.table[np.ix_(G, T)]
+            idx = np.argsort(labels, axis=1, kind="stable")
+            cls = np.take_along_axis(labels, idx, axis=1)
+            start = np.ones(cls.shape, bool)
+            start[:, 1:] = cls[:, 1:] != cls[:, :-1]
+            first = np.maximum.accumulate(np.where(start, place, 0), axis=1)
+            part = wT[idx] * self.depth_of_rank[place - first]
+            cum = np.cumsum(part, axis=1)
+            end = np.ones(cls.shape, bool)
+            end[:, :-1] = cls[:, 1:] != cls[:, :-1]
+            rows, cols = np.nonzero(end)
+            before = np.where(first[rows, cols] > 0, cum[rows, first[rows, cols] - 1], 0)
+            out[lo + rows, cls[rows, cols]] = cum[rows, cols] - before
+        out[:, game.win] = 0
+        return out
+
     def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
         """For every guess g, given the sizes[k, g] of its non-winning classes at the node: is it refuted
         by counting alone? (Never a wrong True; a False goes to guess(), which decides.)"""
@@ -747,6 +851,13 @@ class _Proof:
             self.reach(i, g, key, S[row == k], j, perm)
             given[k] = self.nodes[j][0]
         best, total = (0, None), self.weight * size
+        if self.w is not None:  # w(S) + the weighted counting bound or the child's, class by class
+            counts = self.wclasses(S, np.array([g]))[0]
+            total = int(self.w[S].sum()) + sum(max(int(counts[k]), given.get(k, 0))
+                                               for k, n in enumerate(sizes[:game.win]) if n)
+            if total >= d:
+                return True
+            return f"it gives at least {total} weighted guesses in total, below the bound {d}"
         for k, n in enumerate(sizes[:game.win]):
             if not n:
                 continue
@@ -815,6 +926,8 @@ class Report:
         self.claims: dict | None = None
         self.secrets: int | None = None
         self.checked: dict | None = None
+        self.weight_sum: int | None = None  # with weights: sum of w over every code, and the
+        self.support: int | None = None  # number of codes of positive weight
 
     @property
     def valid(self) -> bool:
@@ -824,7 +937,9 @@ class Report:
         return {"file": self.file, "valid": self.valid,
                 "status": ("valid", "invalid", "unusable")[self.status], "exit_code": self.status,
                 "error": self.error, "game": self.game, "claims": self.claims, "secrets": self.secrets,
-                "checked": self.checked}
+                "checked": self.checked,
+                **({} if self.weight_sum is None else {"weight_sum": self.weight_sum, "support": self.support,
+                                                       "mean": f"{self.claims['total']}/{self.weight_sum}"})}
 
     def statement(self) -> str:
         """What a valid file proves, in words. Without repetition the guesses are codes of the game
@@ -836,6 +951,11 @@ class Report:
             label += " without repetition (secrets and guesses of distinct colours)"
         if "worst_case" in c:
             return f"every strategy for {label} needs >= {c['worst_case']} guesses for some secret"
+        if "weights" in c:
+            t, w = c["total"], self.weight_sum
+            return (f"every strategy for {label} needs >= {t} guesses weighted by the claims' weights "
+                    f"(sum {w}, {self.support} secrets of positive weight): a mean >= {t}/{w} = "
+                    f"{t / w:.4f} against the codemaker's distribution w / {w}")
         if "max_guesses" in c and c["total"] > c["max_guesses"] * self.secrets:
             d = c["max_guesses"]
             return (f"no strategy for {label} solves every secret within {d} guesses (every strategy "
@@ -879,6 +999,8 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
         proof = _Proof(game, claims, nodes, size)
         proof.check(progress)
+        if proof.w is not None:
+            report.weight_sum, report.support = int(proof.w.sum()), int((proof.w > 0).sum())
         report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
         report.claims, report.secrets, report.checked = claims, game.n, proof.stats
     except Invalid as e:

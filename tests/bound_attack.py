@@ -262,6 +262,13 @@ def walk(doc, game: Game):
     nodes = doc["nodes"]
     sets, depths = [None] * len(nodes), [None] * len(nodes)
     sets[0], depths[0] = frozenset(range(game.n)), 0
+    claims = doc.get("claims")
+    if type(claims) is dict and type(claims.get("weights")) is dict:  # the root: the support
+        try:
+            w = bound_reference._weights(claims["weights"], *game.spec)
+            sets[0] = frozenset(k for k, c in enumerate(game.codes) if w[c] > 0)
+        except bound_reference.Invalid:
+            pass
     for i, node in enumerate(nodes):
         S = sets[i]
         if S is None or type(node) is not dict or type(node.get("guesses")) is not dict:
@@ -767,6 +774,47 @@ def m_vacuous(m: Mutant) -> bool:
     return True
 
 
+def m_weights(m: Mutant) -> bool:
+    """Weights (the codemaker's distribution): a total proof made a weighted one, every bound times
+    k with every orbit's weight k (still true), then often one orbit's weight moved by one, or set
+    to 0 (the root's set, the support, shrinks: references may then miss), or the claim's keys
+    broken (a missing orbit, a non-lowest code)."""
+    rng, game = m.rng, m.game
+    claims = m.doc["claims"]
+    if set(claims) != {"total"} or rng.random() < 0.5:
+        return False
+    lowest = {}
+    for c in game.codes:
+        lowest.setdefault(bound_reference.orbit_of(c), c)
+    k = rng.choice([1, 1, 2, 3])
+    for node in m.nodes:
+        if type(node.get("bound")) is int:
+            node["bound"] *= k
+    weights = {c: k for c in lowest.values()}
+    what = f"x{k}"
+    q = rng.random()
+    code = rng.choice(sorted(weights))
+    if q < 0.4:
+        weights[code] += rng.choice([-1, 1])
+        what += f", {code} moved by one"
+    elif q < 0.6:
+        weights[code] = 0
+        what += f", {code} zero"
+    elif q < 0.65:
+        del weights[code]
+        what += f", {code} missing"
+    elif q < 0.7 and len(game.codes) > 1:
+        other = next((c for c in game.codes if bound_reference.orbit_of(c) == bound_reference.orbit_of(code)
+                      and c != code), None)
+        if other:
+            weights[other] = weights.pop(code)
+            what += f", {other} for {code}"
+    claims["weights"] = weights
+    claims["total"] = m.nodes[0]["bound"]
+    m.ops.append(f"weights {what}")
+    return True
+
+
 def m_at_max(m: Mutant) -> bool:
     """The at_max claim: a total proof within D made an at_max one (bounds as costs, counts that
     may be too high), the count moved by one, past the secrets, the claim dropped or misplaced."""
@@ -891,7 +939,7 @@ def m_key(m: Mutant) -> bool:
 
 MUTATIONS = [(m_same_as, 6), (m_orbit, 3), (m_interchangeable, 3), (m_redirect, 3), (m_share, 2),
              (m_split, 1), (m_perm, 3), (m_reorder, 2), (m_max_guesses, 2), (m_vacuous, 2),
-             (m_drop, 2), (m_add_child, 3), (m_key, 1), (m_lower, 1), (m_raise, 3), (m_at_max, 3)]
+             (m_drop, 2), (m_add_child, 3), (m_key, 1), (m_lower, 1), (m_raise, 3), (m_at_max, 3), (m_weights, 2)]
 _FUNCS = [f for f, _ in MUTATIONS]
 _WEIGHTS = [w for _, w in MUTATIONS]
 
@@ -930,13 +978,13 @@ def load_checker(path: str | None):
 _OPT: dict = {}
 
 
-def optimum(spec, S: frozenset, kind: str, r):
+def optimum(spec, S: frozenset, kind: str, r, weights=None):
     """The exact optimum of the node (codes as indices), cached."""
-    key = (spec, S, kind, r)
+    key = (spec, S, kind, r, None if weights is None else tuple(sorted(weights.items())))
     if key not in _OPT:
         game = game_of(spec)
         codes = frozenset(game.codes[x] for x in S)
-        _OPT[key] = bound_reference.optimum(*spec, codes, kind, r)
+        _OPT[key] = bound_reference.optimum(*spec, codes, kind, r, weights)
     return _OPT[key]
 
 
@@ -948,6 +996,9 @@ def false_bounds(doc, game: Game):
     kind = "worst" if "worst_case" in claims else "lex" if "at_max" in claims else "total"
     if kind == "lex" and claims.get("first") == "at_max":
         kind = "count"
+    weights = None
+    if "weights" in claims:
+        kind, weights = "weighted", bound_reference._weights(claims["weights"], *game.spec)
     D = claims.get("max_guesses")
     if kind in ("lex", "count") and D is None:
         return [(0, doc["nodes"][0]["bound"], "at_max without max_guesses")]
@@ -958,7 +1009,7 @@ def false_bounds(doc, game: Game):
             out.append((j, node["bound"], "no set"))
             continue
         r = None if D is None else D - depths[j]
-        truth = optimum(game.spec, S, kind, r)
+        truth = optimum(game.spec, S, kind, r, weights)
         if kind == "lex":  # a pair (total, count): the at_max bounds are its cost
             truth = bound_reference.lex_cost(truth, game.n)
         elif kind == "count":  # a pair (count, total), "first": "at_max"

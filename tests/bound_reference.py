@@ -20,6 +20,10 @@ Why it can be trusted (for the small games of the tests):
   pair into the format's cost for the comparison; with ``"first": "at_max"`` the pair is (count,
   total) instead, the cost (codes x D + 1) x count + total, and ``optimum(..., "count", r)`` its
   own recursion over (count, total) pairs;
+* weights claims ({"total": T, "weights": {lowest code of an orbit: w}}): the root's set is the
+  codes of positive weight, a set's cost is the sum of w x guesses, a guess pays w(S), and the
+  counting bound of a class gives its heaviest secrets the greedy depths (``count_weighted``);
+  ``optimum(..., "weighted", weights=...)`` is the oracle's least weighted sum;
 * ``optimum`` is a plain memoised minimax / min-sum over *every* code of the game as a guess; the
   only pruning is (a) skipping a guess whose partition is the single class S (it leads back to the
   same state, so it never helps), (b) trying once each distinct partition (the value of a guess
@@ -121,6 +125,39 @@ def count_total(b: int, n: int) -> int:
         depth += 1
         level *= b
     return total
+
+
+def count_weighted(b: int, weights) -> int:
+    """The greedy placement with weights: the heaviest secret at depth 1, the next b at depth 2,
+    the next b^2 at depth 3... (at most b^(d-1) secrets are found at depth d)."""
+    total, depth, level, placed = 0, 1, 1, 0
+    for w in sorted(weights, reverse=True):
+        if placed == level:
+            depth, level, placed = depth + 1, level * b, 0
+        total += w * depth
+        placed += 1
+    return total
+
+
+def orbit_of(code: str) -> tuple:
+    """A code's orbit under peg and colour permutations: how often each of its colours occurs."""
+    return tuple(sorted((code.count(ch) for ch in set(code)), reverse=True))
+
+
+def _weights(given, pegs: int, colors: int, rep: bool) -> dict:
+    """code -> weight, from claims.weights (keys: the lowest code of each orbit, all of them)."""
+    if type(given) is not dict:
+        raise Invalid("claims.weights: expected object")
+    lowest = {}
+    for code in codes_of(pegs, colors, rep):  # in code order: the first of an orbit is its lowest
+        lowest.setdefault(orbit_of(code), code)
+    if set(given) != set(lowest.values()):
+        raise Invalid("claims.weights: the keys must be the lowest codes of the orbits, each once")
+    for code, w in given.items():
+        _int(w, f"claims.weights.{code}", 0)
+    if not any(given.values()):
+        raise Invalid("claims.weights: all zero")
+    return {code: given[lowest[orbit_of(code)]] for code in codes_of(pegs, colors, rep)}
 
 
 def apply_perm(perm, x: str) -> str:
@@ -337,7 +374,12 @@ def _check(doc_or_bytes, result: Result) -> None:
         raise Invalid("claims: expected object")
     lex = False  # the at_max claim: bounds are costs A x (total) + B x (secrets at the maximum)
     A, B = 1, 0
-    if set(claims) == {"worst_case"}:
+    weight = None  # with weights: code -> w
+    if set(claims) == {"total", "weights"}:
+        kind, D = "total", None
+        claim = _int(claims["total"], "claims.total", 0)
+        weight = _weights(claims["weights"], pegs, colors, rep)
+    elif set(claims) == {"worst_case"}:
         kind, D = "worst", None
         claim = _int(claims["worst_case"], "claims.worst_case", 1)
     elif set(claims) == {"total"}:
@@ -449,6 +491,8 @@ def _check(doc_or_bytes, result: Result) -> None:
     sets: list = [None] * len(nodes)
     depths: list = [None] * len(nodes)
     sets[0], depths[0] = frozenset(codes), 0
+    if weight is not None:
+        sets[0] = frozenset(c for c in codes if weight[c] > 0)
     result.sets, result.depths = sets, depths  # filled as the nodes are checked
 
     def canon(g: str, blocks) -> str:
@@ -500,6 +544,8 @@ def _check(doc_or_bytes, result: Result) -> None:
         # Whole-node counting.
         if kind == "worst":
             holds = d <= 1 or more_than_N(b, size, d - 1)
+        elif weight is not None:
+            holds = count_weighted(b, [weight[x] for x in S]) >= d
         else:
             holds = (r is not None and more_than_N(b, size, r)) or cost(size, r) >= d
 
@@ -516,6 +562,14 @@ def _check(doc_or_bytes, result: Result) -> None:
                 fb = fb_of(g, s)
                 if fb != win:
                     classes[fb] = classes.get(fb, 0) + 1
+            if weight is not None:
+                members = {}
+                for s in S:
+                    fb = fb_of(g, s)
+                    if fb != win:
+                        members.setdefault(fb, []).append(weight[s])
+                return (sum(weight[s] for s in S)
+                        + sum(max(count_weighted(b, ws), refs.get(fb, 0)) for fb, ws in members.items()) >= d)
             if kind == "worst":
                 if d <= 1:
                     return True
@@ -581,6 +635,7 @@ class _Oracle:
         self.total_memo = {}
         self.lex_memo = {}
         self.count_memo = {}
+        self.weighted_memo = {}
 
     def options(self, S: int):
         """Distinct (wins, non-winning classes) of the guesses at S, skipping the useless ones."""
@@ -596,6 +651,28 @@ class _Oracle:
                 seen.add(key)
                 out.append(key)
         return out
+
+    def weighted(self, S: int, w: tuple) -> float:
+        """The least sum over S of w x guesses (w: a weight per code index), like ``total``."""
+        if S == 0:
+            return 0
+        key = (S, w)
+        got = self.weighted_memo.get(key)
+        if got is not None:
+            return got
+        if S & (S - 1) == 0:
+            return w[S.bit_length() - 1]
+        here = sum(w[k] for k in range(len(w)) if S >> k & 1)
+        best = math.inf
+        for _, classes in self.options(S):
+            value = here
+            for C in sorted(classes, key=lambda c: -c.bit_count()):
+                if value >= best:
+                    break
+                value += self.weighted(C, w)
+            best = min(best, value)
+        self.weighted_memo[key] = best
+        return best
 
     def worst(self, S: int) -> int:
         if S == 0:
@@ -716,7 +793,7 @@ def _oracle(pegs, colors, repetition) -> _Oracle:
     return _ORACLES[key]
 
 
-def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | None = None):
+def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | None = None, weights=None):
     """The exact optimum over all strategies (guessing any code of the game) starting from S:
     kind "worst": the least worst-case number of guesses; "total": the least sum of guesses over
     S (among the strategies solving every secret within r guesses when r is given; math.inf when
@@ -734,6 +811,8 @@ def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | Non
         return o.lex(mask, r)
     if kind == "count":
         return o.count(mask, r)
+    if kind == "weighted":  # weights: code -> w
+        return o.weighted(mask, tuple(weights[c] for c in o.codes))
     raise ValueError(f"kind must be 'worst', 'total' or 'lex', got {kind!r}")
 
 
@@ -759,13 +838,16 @@ def true_bounds(result: Result) -> list:
     kind = "worst" if "worst_case" in claims else "lex" if "at_max" in claims else "total"
     if kind == "lex" and claims.get("first") == "at_max":
         kind = "count"
+    weights = None
+    if "weights" in claims:
+        kind, weights = "weighted", _weights(claims["weights"], pegs, colors, rep)
     D = claims.get("max_guesses")
     bounds = result.bounds
     out = []
     codes = len(codes_of(pegs, colors, rep))
     for i, (S, depth) in enumerate(zip(result.sets, result.depths)):
         r = None if D is None else D - depth
-        opt = optimum(pegs, colors, rep, S, kind, r)
+        opt = optimum(pegs, colors, rep, S, kind, r, weights)
         if kind == "lex":
             opt = lex_cost(opt, codes)
         elif kind == "count":
