@@ -1,0 +1,398 @@
+"""Independent verifier for mixed codebreaking strategies (format mastermind-mixed-strategy v1).
+
+Trusted core, like ``verify.py`` and ``verify_bound.py``: standard library only, and from the rest
+of ``certify`` only ``verify.py`` (code enumeration, JSON reading rules, file reading, and its
+replay of a tree, which checks the tree's shape and that every secret is found). It runs alone::
+
+    python certify/verify_mixed.py FILE... [--json]
+
+A mixed strategy is a list of trees with exact probabilities; each tree is played through a
+uniformly random permutation g of the group G = (peg permutations) x (colour permutations): on
+secret s it needs depth_T(g^-1 s) guesses. Averaged over g, that is the average of depth_T over
+the orbit of s (G acts transitively on the orbit, and every code of the orbit is g^-1 s for the
+same number of g, |G| / |orbit|). So the expected number of guesses for secret s is
+
+    E(s) = sum_i p_i * (sum of depth_{T_i} over the orbit of s) / |orbit of s|,
+
+computed here with Fractions for every secret of the game, whatever weight the codemaker gives it.
+The file is valid when every tree is a valid strategy for the whole game, the probabilities are
+positive and sum to 1 exactly, and max_s E(s) <= the claimed value. The report gives that exact
+maximum and E for every orbit.
+
+Orbits: two codes are in the same orbit exactly when their colours' numbers of occurrences, in
+decreasing order, agree (a peg permutation moves the occurrences, a colour permutation renames the
+colours; two codes with the same numbers are mapped onto each other by one of each).
+
+Limits (checked before the work they bound): input 64 MiB (also after gzip decompression), games
+of at most 10,000 codes, at most 1,000 trees, trees x codes at most 5,000,000 (the replays), at
+most 2,000,000 tree nodes over all trees, fractions of at most 100 digits a side; the JSON rules of
+verify.py (no repeated key, integers of at most 100 digits, no NaN); trees at most 256 deep (as
+verify.py); metadata nested at most 32 levels. Exit status: 0 valid, 1 invalid, 2 unusable.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+import sys
+import zlib
+from fractions import Fraction
+
+try:
+    from . import verify
+except ImportError:  # run as a script: python certify/verify_mixed.py
+    import verify
+
+FORMAT = "mastermind-mixed-strategy"
+VERSION = 1
+MIX = "peg-and-colour-permutations"
+REPORT_VERSION = 1
+MAX_BYTES = 64 << 20
+MAX_CODES = 10_000
+MAX_TREES = 1_000
+MAX_REPLAY = 5_000_000  # trees x codes
+MAX_NODES = 2_000_000
+MAX_DIGITS = 100
+MAX_META_DEPTH = verify.MAX_META_DEPTH
+EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+_FRACTION = re.compile(r"(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
+_short, _what, _display = verify._short, verify._what, verify._display
+_TOP = ("format", "version", "game", "mix", "claims", "strategies")
+
+
+class Invalid(Exception):
+    """The file is wrong; the message says what and where."""
+
+
+def orbit_key(code: str) -> tuple:
+    """The orbit of a code under G: its colours' numbers of occurrences, largest first."""
+    counts: dict = {}
+    for c in code:
+        counts[c] = counts.get(c, 0) + 1
+    return tuple(sorted(counts.values(), reverse=True))
+
+
+def orbits(pegs: int, colors: int, repetition: bool) -> dict:
+    """{lowest code of the orbit: [its codes]} in code order."""
+    out: dict = {}
+    lowest: dict = {}
+    for code in verify.codes(pegs, colors, repetition):
+        key = orbit_key(code)
+        first = lowest.setdefault(key, code)
+        out.setdefault(first, []).append(code)
+    return out
+
+
+def parse_fraction(value, where: str) -> Fraction:
+    """A fraction written "a/b" (lowest terms, b > 1) or "a", non-negative, at most MAX_DIGITS a side."""
+    if type(value) is not str:
+        raise Invalid(f"{where}: expected a fraction string such as \"3/7\", got {_what(value)}")
+    m = _FRACTION.fullmatch(value)
+    if not m or len(m.group(1)) > MAX_DIGITS or (m.group(2) and len(m.group(2)) > MAX_DIGITS):
+        raise Invalid(f"{where}: {_short(value)} is not a fraction \"a/b\" or \"a\" (decimal digits, at most "
+                      f"{MAX_DIGITS} a side, no sign or leading zeros)")
+    num = int(m.group(1))
+    den = int(m.group(2)) if m.group(2) else 1
+    x = Fraction(num, den)
+    if m.group(2) and (den == 1 or x.denominator != den):
+        raise Invalid(f"{where}: {value} is not in lowest terms (write {_text(x)})")
+    return x
+
+
+def _text(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def _get(obj, key: str, kind, where: str):
+    if key not in obj:
+        raise Invalid(f"{where}: missing field {key!r}")
+    value = obj[key]
+    field = f"{where}.{key}" if where != "top level" else key
+    if not (type(value) is kind or (kind is dict and type(value) is verify._Dup)):
+        name = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean"}[kind]
+        raise Invalid(f"{field}: expected {name}, got {_what(value)}")
+    if type(value) is verify._Dup:
+        raise Invalid(f"{field}: duplicate key {_short(value.duplicate)}")
+    return value
+
+
+def _only(obj: dict, allowed, where: str) -> None:
+    extra = [k for k in obj if k not in allowed]
+    if extra:
+        raise Invalid(f"{where}: unknown field {_short(extra[0])}")
+
+
+def _scan(value, where: str, max_depth=None, budget=None) -> int:
+    """No repeated key and no lone surrogate anywhere in ``value`` (iteratively); at most
+    ``max_depth`` levels; returns the number of objects (tree nodes, for the limit)."""
+    stack = [(value, where, 1)]
+    objects = 0
+    while stack:
+        value, where, depth = stack.pop()
+        t = type(value)
+        if t is str:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise Invalid(f"{where}: string {_short(value)} is not valid Unicode (lone surrogate)") from None
+            continue
+        if t not in (dict, list, verify._Dup):
+            continue
+        if max_depth is not None and depth > max_depth:
+            raise Invalid(f"{where}: nested more than {max_depth} levels deep")
+        if t is verify._Dup:
+            raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
+        if t is list:
+            stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value))
+            continue
+        objects += 1
+        if budget is not None and objects > budget:
+            raise Invalid(f"{where}: more than {MAX_NODES} tree nodes over all trees (the limit)")
+        for k, item in value.items():
+            try:
+                k.encode("utf-8")
+            except UnicodeEncodeError:
+                raise Invalid(f"{where}: key {_short(k)} is not valid Unicode (lone surrogate)") from None
+            stack.append((item, f"{where}[{_short(k)}]" if k not in ("next", "guess") else f"{where}.{k}",
+                          depth + 1))
+    return objects
+
+
+def _load(raw: bytes):
+    if len(raw) > MAX_BYTES:
+        raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as f:
+                raw = f.read(MAX_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as e:
+            raise Invalid(f"corrupt gzip data ({verify._one_line(e)})") from None
+        if len(raw) > MAX_BYTES:
+            raise Invalid(f"gzip data decompresses to more than {MAX_BYTES} bytes (the limit)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Invalid(f"not UTF-8 text (byte {e.start})") from None
+    try:
+        return json.loads(text, object_pairs_hook=verify._pairs, parse_int=verify._int,
+                          parse_float=verify._float, parse_constant=verify._no_constant)
+    except RecursionError:
+        raise Invalid("JSON nested too deeply") from None
+    except ValueError as e:
+        raise Invalid(f"not valid JSON: {verify._one_line(e)}") from None
+
+
+class Report:
+    """Outcome of checking one file."""
+
+    def __init__(self, file: str) -> None:
+        self.file = _display(file)
+        self.status = EXIT_VALID
+        self.error: str | None = None
+        self.game: dict | None = None
+        self.claims: dict | None = None
+        self.value: Fraction | None = None  # the claimed value
+        self.maximum: Fraction | None = None  # max over secrets of the expected guesses
+        self.strategies: int | None = None
+        self.orbits: list | None = None  # [{"orbit", "codes", "expected"}]
+
+    @property
+    def valid(self) -> bool:
+        return self.status == EXIT_VALID
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "valid": self.valid,
+                "status": ("valid", "invalid", "unusable")[self.status], "exit_code": self.status,
+                "error": self.error, "game": self.game, "claims": self.claims, "strategies": self.strategies,
+                "maximum": None if self.maximum is None else _text(self.maximum),
+                "orbits": self.orbits}
+
+    def label(self) -> str:
+        g = self.game
+        return f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+
+    def statement(self) -> str:
+        """What a valid file proves, in words."""
+        m = self.maximum
+        met = "the claimed value" if m == self.value else f"within the claimed {_text(self.value)}"
+        return (f"a mixture of {self.strategies} tree{'' if self.strategies == 1 else 's'} through random "
+                f"peg and colour permutations needs on average at most {_text(m)} ({float(m):.4f}) guesses "
+                f"for every secret of {self.label()} ({met})")
+
+    def line(self) -> str:
+        if self.valid:
+            return f"{self.file}: valid mixed strategy: {self.statement()}"
+        return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
+
+
+def _check(doc, report: Report) -> None:
+    if type(doc) not in (dict, verify._Dup):
+        raise Invalid(f"top level: expected object, got {_what(doc)}")
+    if type(doc) is verify._Dup:
+        raise Invalid(f"top level: duplicate key {_short(doc.duplicate)}")
+    fmt = _get(doc, "format", str, "top level")
+    if fmt != FORMAT:
+        raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
+    if _get(doc, "version", int, "top level") != VERSION:
+        raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(doc['version'])}")
+    for key, value in doc.items():
+        if key not in _TOP:
+            _scan(value, key, MAX_META_DEPTH - 1)
+    game = _get(doc, "game", dict, "top level")
+    _only(game, ("pegs", "colors", "repetition"), "game")
+    pegs = _get(game, "pegs", int, "game")
+    colors = _get(game, "colors", int, "game")
+    repetition = _get(game, "repetition", bool, "game")
+    if pegs < 1:
+        raise Invalid(f"game.pegs: must be >= 1, got {_short(pegs)}")
+    if not 2 <= colors <= len(verify.ALPHABET):
+        raise Invalid(f"game.colors: must be from 2 to {len(verify.ALPHABET)}, got {_short(colors)}")
+    if not repetition and pegs > colors:
+        raise Invalid(f"game: {pegs} pegs without repetition need at least as many colors, got {colors}")
+    if pegs > 64 or verify._n_codes(pegs, colors, repetition) > MAX_CODES:
+        raise Invalid(f"game: too many codes to check (limit {MAX_CODES})")
+    n = verify._n_codes(pegs, colors, repetition)
+    report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
+    mix = _get(doc, "mix", str, "top level")
+    if mix != MIX:
+        raise Invalid(f"mix: expected {MIX!r} (each tree played through a uniformly random permutation of "
+                      f"pegs and colours), got {_short(mix)}")
+    claims = _get(doc, "claims", dict, "top level")
+    _only(claims, ("value",), "claims")
+    if "value" not in claims:
+        raise Invalid("claims: missing field 'value'")
+    value = parse_fraction(claims["value"], "claims.value")
+    report.claims = {"value": claims["value"]}
+    report.value = value
+    strategies = _get(doc, "strategies", list, "top level")
+    if not strategies:
+        raise Invalid("strategies: empty (at least one tree)")
+    if len(strategies) > MAX_TREES:
+        raise Invalid(f"strategies: {len(strategies)} trees, more than the limit {MAX_TREES}")
+    if len(strategies) * n > MAX_REPLAY:
+        raise Invalid(f"strategies: {len(strategies)} trees x {n} codes to replay, more than the limit {MAX_REPLAY}")
+    probabilities = []
+    nodes = 0
+    for i, item in enumerate(strategies):
+        where = f"strategies[{i}]"
+        if type(item) not in (dict, verify._Dup):
+            raise Invalid(f"{where}: expected object, got {_what(item)}")
+        if type(item) is verify._Dup:
+            raise Invalid(f"{where}: duplicate key {_short(item.duplicate)}")
+        _only(item, ("probability", "tree"), where)
+        if "probability" not in item:
+            raise Invalid(f"{where}: missing field 'probability'")
+        p = parse_fraction(item["probability"], f"{where}.probability")
+        if p <= 0 or p > 1:
+            raise Invalid(f"{where}.probability: must be > 0 and <= 1, got {item['probability']}")
+        probabilities.append(p)
+        tree = _get(item, "tree", dict, where)
+        nodes += _scan(tree, f"{where}.tree", 2 * verify.MAX_DEPTH + 2, MAX_NODES - nodes)
+    total = sum(probabilities)
+    if total != 1:
+        raise Invalid(f"strategies: the probabilities sum to {_text(total)}, not 1")
+    groups = orbits(pegs, colors, repetition)
+    expected = {name: Fraction(0) for name in groups}
+    for i, (p, item) in enumerate(zip(probabilities, strategies)):
+        wrapper = {"format": verify.FORMAT, "version": verify.VERSION, "game": report.game,
+                   "strategy": {"name": "mixture part"},
+                   "claims": {"secrets": 0, "max_guesses": 0, "total_guesses": 0, "histogram": {}},
+                   "tree": item["tree"]}
+        try:
+            depths = verify.secret_depths(wrapper)
+        except verify.Invalid as e:
+            raise Invalid(f"strategies[{i}].tree: {e}") from None
+        if len(depths) != n:  # (the replay finds every secret or fails)
+            raise Invalid(f"strategies[{i}].tree: finds {len(depths)} of the {n} secrets")
+        for name, members in groups.items():
+            expected[name] += p * Fraction(sum(depths[c] for c in members), len(members))
+    worst = max(expected, key=lambda name: (expected[name], name))
+    report.maximum = expected[worst]
+    report.strategies = len(strategies)
+    report.orbits = [{"orbit": name, "codes": len(groups[name]), "expected": _text(expected[name])}
+                     for name in groups]
+    if report.maximum > value:
+        raise Invalid(f"claims.value: claimed {claims['value']}, but secret {worst} (and every code of its orbit) "
+                      f"needs {_text(report.maximum)} ({float(report.maximum):.6f}) guesses on average")
+
+
+def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
+    report = Report(file)
+    try:
+        _check(_load(raw), report)
+    except Invalid as e:
+        report.status, report.error = EXIT_INVALID, str(e)
+    except MemoryError:
+        report.status, report.error = EXIT_UNUSABLE, "out of memory"
+    return report
+
+
+def check_document(doc, file: str = "<document>") -> Report:
+    """Check a document made in memory (dicts and lists), through its JSON bytes."""
+    try:
+        raw = json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except (TypeError, ValueError) as e:
+        report = Report(file)
+        report.status, report.error = EXIT_INVALID, f"not a JSON document ({verify._one_line(e)})"
+        return report
+    return check_bytes(raw, file)
+
+
+def check_file(path, on_wait=None) -> Report:
+    try:
+        raw = verify.read_input(path, on_wait)
+    except verify.Unreadable as e:
+        report = Report(path)
+        report.status, report.error = EXIT_UNUSABLE, f"cannot read file: {e}"
+        return report
+    except verify.Invalid as e:
+        report = Report(path)
+        report.status, report.error = EXIT_INVALID, str(e)
+        return report
+    return check_bytes(raw, path)
+
+
+def reports_json(reports) -> bytes:
+    doc = {"report_version": REPORT_VERSION, "tool": "certify.verify_mixed",
+           "results": [r.to_json() for r in reports]}
+    return (json.dumps(doc, indent=2, ensure_ascii=True) + "\n").encode()
+
+
+def run(files, as_json=False, out=None, err=None) -> int:
+    out, err = out or sys.stdout, err or sys.stderr
+    reports = [check_file(f, lambda note: print(note, file=err, flush=True)) for f in files]
+    try:
+        if as_json:
+            out.write(reports_json(reports).decode())
+            out.flush()
+        else:
+            for r in reports:
+                print(r.line(), file=out if r.valid else err)
+    except BrokenPipeError:
+        pass
+    return max((r.status for r in reports), default=EXIT_VALID)
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
+            sys.exit(EXIT_UNUSABLE)
+
+    parser = Parser(prog="verify_mixed", description="Check Mastermind mixed-strategy certificates.")
+    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        return run(args.files, args.json)
+    except KeyboardInterrupt:
+        print("verify_mixed: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
