@@ -74,3 +74,41 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
         then = "" if count is None else f"; one with exactly {best} has >= {count} secret{plural} needing {max_guesses}"
         statement = f"every strategy for {game}{limit} needs >= {best} guesses in total{then}"
     return Result(proof, statement, search.nodes, time.perf_counter() - start, strategy)
+
+
+def support_total(game, orbits, progress: bool = False, say=lambda line: None) -> Result:
+    """The codemaker's side of the game value for a distribution uniform over a union of orbits
+    (of the peg and colour permutations; ``orbits``: their lowest codes as text): the least total
+    over those secrets, with the weighted proof (weights 1 on them, 0 elsewhere) that every
+    strategy averages at least total / (their number) against that distribution."""
+    from collections import Counter
+
+    from ..errors import CertifyError
+    from .total import TotalSearch
+
+    def orbit(code: str) -> tuple:  # (the checker computes its own: no code shared with it)
+        return tuple(sorted(Counter(code).values(), reverse=True))
+
+    start = time.perf_counter()
+    lowest: dict = {}
+    keys = []
+    for index in range(game.size):
+        code = game.text(index)
+        key = orbit(code)
+        lowest.setdefault(key, code)
+        keys.append(key)
+    unknown = [code for code in orbits if code not in lowest.values()]
+    if unknown:
+        raise CertifyError(f"{unknown[0]} is not the lowest code of an orbit of {game} "
+                           f"(the orbits: {', '.join(lowest.values())})")
+    chosen = {orbit(code) for code in orbits}
+    secrets = [index for index, key in enumerate(keys) if key in chosen]
+    search = TotalSearch(game, progress=progress, secrets=secrets)
+    value = search.solve()
+    say(f"search: the least total over the {len(secrets)} secrets of {game} in the orbits of "
+        f"{', '.join(sorted(orbits))} is {value} ({search.nodes} nodes)")
+    proof = search.prove()
+    proof["claims"] = {"total": value, "weights": {code: int(key in chosen) for key, code in lowest.items()}}
+    return Result(proof, f"every strategy for {game} averages >= {value}/{len(secrets)} guesses against "
+                  f"the uniform distribution on those {len(secrets)} secrets", search.nodes,
+                  time.perf_counter() - start)

@@ -73,7 +73,7 @@ class Entry:
 
 class TotalSearch:
     def __init__(self, game, max_guesses: int | None = None, progress: bool = False, space=None,
-                 at_max: bool = False, first: str = "total") -> None:
+                 at_max: bool = False, first: str = "total", secrets=None) -> None:
         self.game = game
         self.max_guesses = max_guesses
         if at_max and max_guesses is None:
@@ -90,6 +90,14 @@ class TotalSearch:
         self.count = Counting(game.pegs, game.colors, game.repetition)
         self.alike = Alike(self.space)
         self._every = np.arange(self.space.n, dtype=np.int64)
+        # The root's set: every code, or the codemaker's support (a union of orbits of the peg
+        # and colour permutations, so the symmetries of the search keep it; weights 0 and 1).
+        if secrets is not None:
+            if at_max or max_guesses is not None:
+                raise CertifyError("a set of secrets goes with the plain total (no max_guesses)")
+            self._every = np.unique(np.asarray(secrets, dtype=np.int64))
+            if not len(self._every):
+                raise CertifyError("the set of secrets is empty")
         n = self.space.n
         self.ctotal = np.array([self.count.total(k) for k in range(n + 1)], dtype=np.int64)
         # The cost of a secret found at the l-th guess: A l, plus B when l is the last guess
