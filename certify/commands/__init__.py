@@ -7,9 +7,9 @@ into messages and exit codes.
 
 from __future__ import annotations
 
-from . import bounding, building, checking, drawing, importing, playing
+from . import bounding, building, checking, drawing, importing, playing, value
 
 #: In the order they appear in ``certify --help``.
-FAMILIES = (building, importing, checking, drawing, playing, bounding)
+FAMILIES = (building, importing, checking, drawing, playing, bounding, value)
 
 __all__ = ["FAMILIES"]

@@ -62,12 +62,24 @@ def _check_file(path: str, max_guesses, quiet: bool):
     form = _manifest(raw)
     if form is not None:
         return "manifest", form
+    from .value import MIXED, is_mixed
+
+    if is_mixed(raw):  # the codebreaker's side of the game value (docs/game-value.md)
+        from .. import verify_mixed
+
+        return MIXED, verify_mixed.check_bytes(raw, path)
     return check_bytes(raw, path, max_guesses, progress=_progress(quiet))
 
 
 def cmd_verify(args) -> int:
     from ..errors import CertifyError
 
+    if args.value is not None:  # a mixed strategy beside a weighted lower bound: the game value
+        if args.optimal is not None or args.max_guesses is not None:
+            raise CertifyError("--value goes alone (a mixed strategy and a weighted lower bound)")
+        from .value import verify_value
+
+        return verify_value(args.files, args.value, args.json, args.quiet)
     if args.optimal is not None:
         if len(args.optimal) == 2:  # least worst case, then least total: a pair of proofs
             return _optimal_pair(args.files, args.optimal, args.json, args.max_guesses, args.quiet)
@@ -86,9 +98,10 @@ def cmd_verify(args) -> int:
             _note(args.quiet)(f"{shown(f)}: manifest, skipped (use {MANIFESTS[report]} to check it)")
             continue
         results.append((kind, report))
-        if kind == LOWER_BOUND and args.max_guesses is not None:  # no maximum to require
+        if kind != STRATEGY and args.max_guesses is not None:  # no maximum to require
             raise CertifyError(f"--max-guesses applies to strategy certificates; {shown(f)} is a "
-                               "lower-bound certificate (its claims say what it proves)")
+                               f"{'lower-bound' if kind == LOWER_BOUND else 'mixed-strategy'} certificate "
+                               "(its claims say what it proves)")
     if args.json:
         # A valid strategy's replayed figures also under the keys stats, compare and explain use.
         print_json({"report_version": 1, "tool": "certify.verify",
@@ -287,6 +300,9 @@ def register(sub) -> None:
                    help="with one strategy certificate: check the lower-bound certificate BOUND too and say "
                    "whether they meet (exit 0 optimal, 1 gap); twice, a worst-case bound and a total "
                    "bound: least worst case, then least total")
+    p.add_argument("--value", metavar="BOUND",
+                   help="with one mixed-strategy certificate: check the weighted lower bound BOUND too and "
+                   "say whether they meet at the game value (exit 0 proven, 1 a gap)")
     add_quiet(p)
     p.set_defaults(func=cmd_verify)
 

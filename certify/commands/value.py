@@ -1,0 +1,196 @@
+"""The game value, certified from both sides: ``certify value``, and ``certify verify MIXED --value BOUND``.
+
+``certify value`` runs the double oracle (certify/value.py), writes the codemaker's weighted
+lower bound and the codebreaker's mixed strategy, then checks both with the trusted checkers
+(certify/verify_bound.py and certify/verify_mixed.py) and states the value only from what they
+accepted. docs/game-value.md describes the files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import zlib
+from fractions import Fraction
+
+from .common import EXIT_INVALID, EXIT_OK, add_game_args, add_quiet, game_of, print_json
+
+MIXED = "mixed"
+#: Games of at most this many codes: the weighted search keeps Python sets (bitmasks) of codes.
+MAX_VALUE_CODES = 256
+EXAMPLES = ["certify value --pegs 3 --colors 3",
+            "certify value --pegs 4 --colors 3 -o certificates/value/value-4x3 --json",
+            "certify value --pegs 3 --colors 4 --no-repetition"]
+_FORMAT = re.compile(rb'"format"\s*:\s*"([^"\\]*)"')
+
+
+def is_mixed(raw: bytes) -> bool:
+    """The first 64 KiB of text (plain or gzip) announce a mixed-strategy certificate."""
+    from ..verify_mixed import FORMAT
+
+    head = raw[:1 << 16]
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 1 << 16)
+        except zlib.error:
+            return False
+    m = _FORMAT.search(head)
+    return bool(m) and m.group(1) == FORMAT.encode()
+
+
+def _label(game: dict) -> str:
+    return f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
+
+
+def _text(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def compare_value(mixed, bound) -> dict:
+    """The codemaker's proven lower bound (T / sum of the weights over every code) beside the
+    codebreaker's proven upper bound (the mixture's exact maximum over secrets), both from valid
+    reports of the trusted checkers. Raises CertifyError when they cannot be compared."""
+    from ..errors import CertifyError
+
+    if mixed.game != bound.game:
+        raise CertifyError(f"the mixed strategy plays {_label(mixed.game)}, the lower bound is for {_label(bound.game)}")
+    if "weights" not in bound.claims:
+        raise CertifyError("the lower bound has no weights: the codemaker's side of the game value is a weighted "
+                           "lower bound (claims {\"total\": T, \"weights\": {...}})")
+    lower = Fraction(bound.claims["total"], bound.weight_sum)
+    upper = mixed.maximum
+    if lower == upper:
+        text = f"game value v = {_text(upper)} (≈ {float(upper):.4f}), proven from both sides"
+    elif lower < upper:
+        text = (f"gap: the codemaker's proven lower bound {_text(lower)} (≈ {float(lower):.4f}), the codebreaker's "
+                f"proven upper bound {_text(upper)} (≈ {float(upper):.4f}), gap {_text(upper - lower)}")
+    else:  # both checked, yet they cross: one of the checkers is wrong
+        text = (f"contradiction: the codemaker's proven lower bound {_text(lower)} is above the codebreaker's "
+                f"proven upper bound {_text(upper)}")
+    return {"proven": lower == upper, "lower": _text(lower), "upper": _text(upper), "gap": _text(upper - lower),
+            "value": _text(upper) if lower == upper else None, "text": text}
+
+
+def _checked(path: str, want: str, quiet: bool):
+    """The valid report of a mixed strategy (``want`` = "mixed") or a lower bound; else SystemExit
+    with the checker's status, or CertifyError for the wrong kind."""
+    from .. import verify, verify_bound, verify_mixed
+    from ..errors import CertifyError
+    from ..text import shown
+
+    note = None if quiet else (lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        raw = verify.read_input(path, note)
+    except verify.Unreadable as e:
+        raise CertifyError(f"cannot read {shown(path)}: {e}") from None
+    except verify.Invalid as e:
+        print(f"{shown(path)}: invalid: {e}", file=sys.stderr)
+        raise SystemExit(EXIT_INVALID) from None
+    kind = MIXED if is_mixed(raw) else None
+    if kind != MIXED:
+        from ..optimality import kind_of
+
+        kind = kind_of(raw)
+    if kind != want:
+        raise CertifyError(f"{shown(path)} is a {kind} certificate, not a "
+                           f"{'mixed-strategy' if want == MIXED else want} certificate")
+    report = verify_mixed.check_bytes(raw, path) if kind == MIXED else verify_bound.check_bytes(raw, path)
+    if not report.valid:
+        print(report.line(), file=sys.stderr)
+        raise SystemExit(report.status)
+    return report
+
+
+def verify_value(files, bound_file: str, as_json: bool, quiet: bool = False) -> int:
+    """``certify verify MIXED --value BOUND``: both checked, then compared."""
+    from ..errors import CertifyError
+
+    if len(files) != 1:
+        raise CertifyError(f"--value compares one mixed-strategy certificate with the weighted bound, got {len(files)} files")
+    mixed = _checked(files[0], MIXED, quiet)
+    bound = _checked(bound_file, "lower-bound", quiet)
+    result = compare_value(mixed, bound)
+    if as_json:
+        print_json({"report_version": 1, "tool": "certify.verify",
+                    "mixed": dict(mixed.to_json(), kind=MIXED),
+                    "bound": dict(bound.to_json(), kind="lower-bound"), "value": result})
+    else:
+        print(mixed.line())
+        print(bound.line())
+        print(result["text"])
+    return EXIT_OK if result["proven"] else EXIT_INVALID
+
+
+def cmd_value(args) -> int:
+    from .. import __version__, verify_bound, verify_mixed
+    from ..errors import CertifyError
+    from ..files import check_distinct, check_output, write_output
+    from ..value import fraction_text, game_value, mixed_document
+
+    game = game_of(args)
+    game.check_size()
+    if game.size > MAX_VALUE_CODES:
+        raise CertifyError(f"game {game} has {game.size} codes; certify value searches games of at most "
+                           f"{MAX_VALUE_CODES} codes (its weighted search keeps sets of codes as Python integers)")
+    prefix = args.output or f"value-{game.slug}"
+    maker, breaker = f"{prefix}-codemaker.json", f"{prefix}-codebreaker.json"
+    check_output(maker)
+    check_output(breaker)
+    check_distinct(maker, breaker)
+    # the rounds of the double oracle, as progress: on a terminal only (and not with -q)
+    say = (lambda line: None) if args.quiet or not sys.stderr.isatty() else (
+        lambda line: print(line, file=sys.stderr, flush=True))
+    generator = {"name": "certify", "version": __version__}
+    result = game_value(game.pegs, game.colors, game.repetition, say=say, generator=generator)
+    import orjson
+
+    write_output(maker, orjson.dumps(result.proof, option=orjson.OPT_INDENT_2) + b"\n")
+    write_output(breaker, orjson.dumps(mixed_document(result, generator), option=orjson.OPT_INDENT_2) + b"\n")
+    # what is stated comes from the trusted checkers, reading the files as written
+    bound = verify_bound.check_file(maker)
+    mixed = verify_mixed.check_file(breaker)
+    for report in (bound, mixed):
+        if not report.valid:
+            print(report.line(), file=sys.stderr)
+            return report.status
+    compared = compare_value(mixed, bound)
+    probabilities = result.orbit_probabilities
+    if args.json:
+        print_json({"game": game.to_json(), "value": compared["value"], "proven": compared["proven"],
+                    "mean": float(mixed.maximum), "comparison": compared,
+                    "codemaker": {"file": maker, "weights": result.proof["claims"]["weights"],
+                                  "total": bound.claims["total"], "weight_sum": bound.weight_sum,
+                                  "orbit_probabilities": {k: fraction_text(x) for k, x in probabilities.items()},
+                                  "proof_nodes": len(result.proof["nodes"])},
+                    "codebreaker": {"file": breaker, "strategies": mixed.strategies, "orbits": mixed.orbits},
+                    "least_total": result.least_total, "uniform_optimal": result.uniform_optimal,
+                    "rounds": result.rounds, "trees_tried": result.trees_tried, "exact_by": result.how,
+                    "seconds": round(result.seconds, 3), "cpu_seconds": round(result.cpu_seconds, 3)}, "value")
+    else:
+        print(f"wrote {bound.line()}")
+        print(f"wrote {mixed.line()}")
+        shown = ", ".join(f"{k} {w}" for k, w in result.proof["claims"]["weights"].items())
+        print(f"codemaker: weights per code by orbit {shown}; uniform over all codes is "
+              f"{'' if result.uniform_optimal else 'not '}optimal (least total {result.least_total}/{game.size}"
+              f" = {float(Fraction(result.least_total, game.size)):.4f})")
+        print(compared["text"])
+    return EXIT_OK if compared["proven"] else EXIT_INVALID
+
+
+def register(sub) -> None:
+    p = sub.add_parser("value", help="the game value (randomised codemaker and codebreaker), proven from both sides",
+                       description="Compute the value of the game in which the codemaker draws the secret from a "
+                       "distribution and the codebreaker may randomise (expected guesses), for small games "
+                       f"(at most {MAX_VALUE_CODES} codes). Writes PREFIX-codemaker.json (a weighted lower bound: "
+                       "every strategy needs >= v on average against the codemaker's distribution) and "
+                       "PREFIX-codebreaker.json (a mixed strategy needing <= v on average for every secret), "
+                       "checks both with the trusted checkers and states v when they meet.")
+    add_game_args(p)
+    p.add_argument("-o", "--output", metavar="PREFIX",
+                   help="file prefix (default value-GAME, e.g. value-3x3): PREFIX-codemaker.json and PREFIX-codebreaker.json")
+    p.add_argument("--json", action="store_true", help="machine-readable summary (value_version 1)")
+    add_quiet(p)
+    p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in EXAMPLES)
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.set_defaults(func=cmd_value)
