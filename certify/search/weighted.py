@@ -110,6 +110,7 @@ class Space:
         self.reps = [m[0] for m in order]  # the lowest code of each orbit
         self._parts: dict = {}
         self._counts: dict = {}
+        self._swaps: dict = {}
 
     def label(self) -> str:
         return f"{self.pegs}x{self.colors}" + ("" if self.repetition else " without repetition")
@@ -153,6 +154,61 @@ class Space:
                 self._parts.clear()
             self._parts[mask] = out
         return out
+
+    def _swap(self, a: int, b: int) -> list:
+        """The index of each code with colours a and b exchanged."""
+        key = (a, b)
+        got = self._swaps.get(key)
+        if got is None:
+            table = str.maketrans(ALPHABET[a] + ALPHABET[b], ALPHABET[b] + ALPHABET[a])
+            got = self._swaps[key] = [self.index[c.translate(table)] for c in self.codes]
+        return got
+
+    def interchangeable(self, mask: int) -> list:
+        """The lower-bound format's interchangeable colours of a set: the classes (two colours or
+        more) of colours whose exchange maps the set onto itself (exchanges that fix the set compose:
+        (a c) = (a b)(b c)(a b), so the relation is an equivalence)."""
+        members = [i for i in range(self.n) if (mask >> i) & 1]
+        parent = list(range(self.colors))
+
+        def find(x):
+            while parent[x] != x:
+                x = parent[x]
+            return x
+
+        for a in range(self.colors):
+            for b in range(a + 1, self.colors):
+                if find(a) == find(b):
+                    continue
+                swap = self._swap(a, b)
+                if all((mask >> swap[i]) & 1 for i in members):
+                    parent[find(b)] = find(a)
+        groups: dict = {}
+        for c in range(self.colors):
+            groups.setdefault(find(c), []).append(c)
+        return [g for g in groups.values() if len(g) > 1]
+
+    @staticmethod
+    def canon(code: str, lists) -> str:
+        """The lowest code of the code's orbit under the permutations within ``lists`` (the
+        format's canon: the lists' colours in order of first appearance renamed to each list's
+        first colours)."""
+        if not lists:
+            return code
+        which = {c: i for i, group in enumerate(lists) for c in group}
+        used = [0] * len(lists)
+        rename = {}
+        out = []
+        for ch in code:
+            c = ALPHABET.index(ch)
+            i = which.get(c)
+            if i is not None:
+                if c not in rename:
+                    rename[c] = lists[i][used[i]]
+                    used[i] += 1
+                c = rename[c]
+            out.append(ALPHABET[c])
+        return "".join(out)
 
     def perm_to_rep(self, code: str) -> dict:
         """A permutation P (the lower-bound format's {"pegs": sigma, "colors": tau}, P(x)[sigma[i]] =
@@ -347,15 +403,20 @@ def write_proof(solver: Solver, generator: dict | None = None) -> dict:
         here = solver.weight(mask)
         entries: dict = {}
         at_root = mask == root
-        codes = space.reps if at_root else range(space.n)
+        lists = space.interchangeable(mask)
+        if lists:
+            body["interchangeable"] = lists
+        # only the lowest code of each orbit of the interchangeable colours needs refuting
+        canonical = [g for g in range(space.n) if space.canon(space.codes[g], lists) == space.codes[g]]
+        codes = space.reps if at_root else canonical
         for g in codes:
             refs = _refute(solver, mask, d, here, g)
             if refs is None:
                 continue
             entries[space.codes[g]] = {f"{b},{w}": ref for (b, w), ref in refs}
             todo.extend(ref for _, ref in refs)
-        if at_root:
-            for g in range(space.n):
+        if at_root:  # the other canonical codes: the same as their orbit's lowest code
+            for g in canonical:
                 code = space.codes[g]
                 rep = space.codes[space.reps[space.orbit_of[g]]]
                 if code != rep and rep in entries:
