@@ -294,6 +294,10 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
         _, more = _responses(space, weights, variants=True)
         if not add(trees + more):
             raise AssertionError("the best response is already a row, yet beats the restricted value")
+    if Fraction(least, space.n) == v and weights != uniform:
+        # the uniform codemaker is optimal too: it is the simpler certificate (2x6: both are)
+        weights, total, wsum = uniform, least, space.n
+        log.append({"note": "uniform is optimal too: the codemaker's certificate uses it"})
     # the codemaker's certificate: the support's search with the pure weights
     solver = Solver(space, weights)
     proof = write_proof(solver, generator)

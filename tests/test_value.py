@@ -1,0 +1,400 @@
+"""The game value (issue 23, part 2): the codemaker's weighted lower bound and the codebreaker's
+mixed strategy, each checked by its trusted checker, must meet.
+
+Known answers come from an oracle written here, independently of certify's search and LP: for the
+tiniest games (two orbits of codes) it enumerates every strategy's Pareto-minimal vectors of
+summed depths per orbit (no pruning, every code a guess), and the value of the symmetrised game is
+min over mixtures of the larger orbit mean, found exactly on the segments between those points.
+The verifier must refuse a mixed certificate changed by the smallest amount: a claimed value just
+below the maximum, probability moved between trees, a tree's guess edited; the weighted checker a
+bound raised by one and a weight lowered by one.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import itertools
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from certify import verify, verify_bound, verify_mixed
+from certify.commands.value import compare_value
+from certify.search.weighted import Solver, Space
+from certify.value import exact_game, game_value, mixed_document
+
+ROOT = Path(__file__).resolve().parent.parent
+VALUES = ROOT / "certificates" / "value"
+
+
+# -- an independent oracle for games of two orbits ----------------------------------------------------
+
+def _orbit_of(code: str) -> tuple:
+    return tuple(sorted((code.count(c) for c in set(code)), reverse=True))
+
+
+def _pareto(points):
+    points = set(points)
+    return [p for p in points if not any(q != p and all(a <= b for a, b in zip(q, p)) for q in points)]
+
+
+def oracle_value(pegs: int, colors: int) -> Fraction:
+    """The value, by brute force, for a game with repetition whose codes form two orbits."""
+    codes = verify.codes(pegs, colors, True)
+    keys = sorted({_orbit_of(c) for c in codes}, key=lambda k: -k[0])
+    assert len(keys) == 2
+    orbit = {c: keys.index(_orbit_of(c)) for c in codes}
+    sizes = [sum(1 for c in codes if orbit[c] == o) for o in range(2)]
+    memo = {}
+
+    def frontier(S: frozenset):
+        """Pareto-minimal (sum of depths over orbit 0, over orbit 1) of the strategies for S."""
+        if S in memo:
+            return memo[S]
+        if len(S) == 1:
+            (s,) = S
+            out = [(1, 0) if orbit[s] == 0 else (0, 1)]
+            memo[S] = out
+            return out
+        base = (sum(1 for s in S if orbit[s] == 0), sum(1 for s in S if orbit[s] == 1))
+        found = []
+        for g in codes:
+            classes = {}
+            for s in S:
+                f = verify.feedback(g, s)
+                if f != (pegs, 0):
+                    classes.setdefault(f, []).append(s)
+            if g not in S and len(classes) == 1:
+                continue  # learns nothing: never on the frontier
+            sums = [base]
+            for C in classes.values():
+                sums = _pareto(tuple(a + b for a, b in zip(x, y)) for x in sums for y in frontier(frozenset(C)))
+            found.extend(sums)
+        memo[S] = _pareto(found)
+        return memo[S]
+
+    points = [(Fraction(a, sizes[0]), Fraction(b, sizes[1])) for a, b in frontier(frozenset(codes))]
+    best = min(max(p) for p in points)
+    for (x1, y1), (x2, y2) in itertools.combinations(points, 2):
+        d1, d2 = x1 - y1, x2 - y2
+        if d1 * d2 < 0:  # the segment crosses x = y
+            t = d1 / (d1 - d2)
+            best = min(best, x1 + t * (x2 - x1))
+    return best
+
+
+@pytest.mark.parametrize("pegs,colors", [(2, 2), (2, 3), (3, 2), (2, 4)])
+def test_value_of_the_tiniest_games_matches_the_brute_force_oracle(pegs, colors):
+    result = game_value(pegs, colors)
+    assert result.value == oracle_value(pegs, colors)
+    assert Fraction(result.total, result.weight_sum) == result.value
+
+
+def test_two_by_three_matches_bonnet_and_viennot():
+    """Bonnet and Viennot (2016), note 3: in 2x3 the codemaker plays each one-colour code with
+    probability 1/6 and each two-colour code with 1/12."""
+    result = game_value(2, 3)
+    assert result.weights == [2, 1]
+    assert result.value == Fraction(29, 12)
+    probabilities = result.orbit_probabilities
+    assert probabilities == {"00": Fraction(3, 6), "01": Fraction(6, 12)}
+
+
+def test_without_repetition_the_value_is_the_least_total_over_the_codes():
+    """One orbit: the uniform codemaker is optimal and the value is the least total / n, which the
+    committed least-total certificate states (72 / 24 for 3x4 without repetition)."""
+    committed = json.loads((ROOT / "certificates" / "optimal-total-3x4-norep.json").read_text())
+    result = game_value(3, 4, False)
+    assert result.space.k == 1 and result.weights == [1]
+    assert result.value == Fraction(committed["claims"]["total_guesses"], committed["claims"]["secrets"]) == 3
+    assert result.uniform_optimal
+
+
+def test_the_search_reproduces_the_committed_least_totals():
+    for name in ("2x5", "3x3", "4x3", "4x4-norep"):
+        committed = json.loads((ROOT / "certificates" / f"optimal-total-{name}.json").read_text())
+        pegs, colors = map(int, name.split("-")[0].split("x"))
+        space = Space(pegs, colors, "norep" not in name)
+        assert Solver(space, [1] * space.k).value() == committed["claims"]["total_guesses"], name
+
+
+# -- the exact LP ----------------------------------------------------------------------------------
+
+def test_exact_game_on_a_known_matrix():
+    # rows minimise: [[1, 3], [2, 1]] has value 5/3 (p = (1/3, 2/3), q = (2/3, 1/3))
+    A = [[Fraction(1), Fraction(3)], [Fraction(2), Fraction(1)]]
+    v, p, q, _ = exact_game(A)
+    assert v == Fraction(5, 3) and p == [Fraction(1, 3), Fraction(2, 3)] and q == [Fraction(2, 3), Fraction(1, 3)]
+
+
+def test_the_exact_simplex_agrees_with_the_supports():
+    from certify.value import _exact_simplex
+
+    A = [[Fraction(x) for x in row] for row in ([3, 1, 4], [1, 5, 2], [2, 2, 6], [5, 1, 1])]
+    v, p, q, _ = exact_game(A)
+    assert _exact_simplex(A)[0] == v
+
+
+# -- the orbits the verifier computes ---------------------------------------------------------------
+
+@pytest.mark.parametrize("pegs,colors,rep", [(3, 3, True), (4, 3, True), (2, 4, True), (3, 4, False)])
+def test_orbits_by_multiplicities_are_the_orbits_of_the_group(pegs, colors, rep):
+    codes = verify.codes(pegs, colors, rep)
+    by_group = {}
+    for code in codes:
+        images = frozenset("".join(verify.ALPHABET[tau[verify.ALPHABET.index(code[sigma[i]])]] for i in range(pegs))
+                           for sigma in itertools.permutations(range(pegs))
+                           for tau in itertools.permutations(range(colors)))
+        by_group[code] = images
+    groups = verify_mixed.orbits(pegs, colors, rep)
+    for lowest, members in groups.items():
+        assert set(members) == by_group[lowest] and lowest == min(members)
+
+
+# -- the codebreaker's certificate and its verifier ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def three():
+    result = game_value(3, 3)
+    return result, mixed_document(result)
+
+
+@pytest.fixture(scope="module")
+def four_three():
+    result = game_value(4, 3)
+    return result, mixed_document(result)
+
+
+def _check(doc):
+    return verify_mixed.check_document(doc)
+
+
+def test_the_mixed_certificate_is_valid_and_meets_the_weighted_bound(four_three):
+    result, doc = four_three
+    mixed = _check(doc)
+    assert mixed.valid, mixed.error
+    assert mixed.maximum == result.value == Fraction(doc["claims"]["value"])
+    bound = verify_bound.check_bytes(json.dumps(result.proof).encode())
+    assert bound.valid, bound.error
+    compared = compare_value(mixed, bound)
+    assert compared["proven"] and compared["value"] == doc["claims"]["value"]
+
+
+def test_a_claimed_value_lowered_by_the_smallest_amount_is_refused(four_three):
+    _, doc = four_three
+    v = Fraction(doc["claims"]["value"])
+    for lower in (v - Fraction(1, 10**30), Fraction(v.numerator * 10**6 - 1, v.denominator * 10**6)):
+        bad = copy.deepcopy(doc)
+        bad["claims"]["value"] = f"{lower.numerator}/{lower.denominator}"
+        report = _check(bad)
+        assert not report.valid and report.error.startswith("claims.value: claimed"), report.error
+    higher = copy.deepcopy(doc)
+    higher["claims"]["value"] = "4"
+    assert _check(higher).valid  # a weaker claim still holds (and the exact maximum is reported)
+
+
+@pytest.mark.parametrize("game", ["three", "four_three"])
+def test_probability_moved_between_two_trees_is_refused(game, request):
+    _, doc = request.getfixturevalue(game)
+    assert len(doc["strategies"]) >= 2
+    for i, j in itertools.permutations(range(len(doc["strategies"])), 2):
+        for step in (Fraction(1, 1000), Fraction(1, 10**12)):
+            bad = copy.deepcopy(doc)
+            a, b = (Fraction(bad["strategies"][k]["probability"]) for k in (i, j))
+            if a - step <= 0:
+                continue
+            bad["strategies"][i]["probability"] = str(a - step)
+            bad["strategies"][j]["probability"] = str(b + step)
+            report = _check(bad)
+            assert not report.valid and "claims.value" in report.error, (i, j, step, report.error)
+
+
+def test_probabilities_must_sum_to_one_and_be_written_exactly(three):
+    _, doc = three
+    bad = copy.deepcopy(doc)
+    p = Fraction(bad["strategies"][0]["probability"])
+    bad["strategies"][0]["probability"] = str(p + Fraction(1, 10**9))
+    assert "sum to" in _check(bad).error
+    for text, why in (("0.5", "not a fraction"), ("2/4", "lowest terms"), ("3/1", "lowest terms"),
+                      ("-1/3", "not a fraction"), ("0", "> 0"), (0.5, "fraction string")):
+        bad = copy.deepcopy(doc)
+        bad["strategies"][0]["probability"] = text
+        report = _check(bad)
+        assert not report.valid and why in report.error, (text, report.error)
+
+
+def _leaves(tree, path=()):
+    if "next" not in tree:
+        yield path
+    for key, child in tree.get("next", {}).items():
+        yield from _leaves(child, path + (key,))
+
+
+def test_a_tree_edited_to_a_wrong_guess_is_refused(three):
+    _, doc = three
+    tree = doc["strategies"][0]["tree"]
+    # the root's guess changed: the branches no longer fit
+    bad = copy.deepcopy(doc)
+    root = bad["strategies"][0]["tree"]
+    root["guess"] = next(c for c in verify.codes(3, 3, True) if c != root["guess"])
+    report = _check(bad)
+    assert not report.valid and report.error.startswith("strategies[0].tree: "), report.error
+    # a leaf's guess changed to another code: that secret is never found
+    for path in itertools.islice(_leaves(tree), 3):
+        bad = copy.deepcopy(doc)
+        node = bad["strategies"][0]["tree"]
+        for key in path:
+            node = node["next"][key]
+        node["guess"] = "222" if node["guess"] != "222" else "111"
+        report = _check(bad)
+        assert not report.valid and report.error.startswith("strategies[0].tree: at "), report.error
+
+
+def test_a_valid_but_worse_tree_is_caught_by_the_value(three):
+    """A tree swapped for another valid strategy: the file is still well formed, the value is not."""
+    _, doc = three
+    knuth = json.loads((ROOT / "certificates" / "knuth-3x3.json").read_text())
+    bad = copy.deepcopy(doc)
+    bad["strategies"][0]["tree"] = knuth["tree"]
+    report = _check(bad)
+    assert not report.valid and "claims.value" in report.error
+
+
+def test_malformed_mixed_files_get_one_line():
+    tree = {"guess": "00", "next": {"0,0": {"guess": "11"}, "1,0": {"guess": "01", "next": {"0,2": {"guess": "10"}}}}}
+    base = {"format": verify_mixed.FORMAT, "version": 1, "game": {"pegs": 2, "colors": 2, "repetition": True},
+            "mix": verify_mixed.MIX, "claims": {"value": "5/2"}, "strategies": [{"probability": "1", "tree": tree}]}
+    report = _check(base)  # depths 1, 2, 2, 3: orbit 00 (00, 11) 3/2, orbit 01 (01, 10) 5/2
+    assert report.valid and report.maximum == Fraction(5, 2), report.error
+    cases = {
+        b"[1]": "top level: expected object",
+        b"{": "not valid JSON",
+        b"[" * 100000: "nested too deeply",
+        json.dumps(dict(base, mix="none")).encode(): "mix: expected",
+        json.dumps(dict(base, version=2)).encode(): "version",
+        json.dumps(dict(base, strategies=[])).encode(): "strategies: empty",
+        json.dumps(dict(base, claims={"value": "2", "extra": 1})).encode(): "unknown field",
+        json.dumps(dict(base, game={"pegs": 2, "colors": 200, "repetition": True})).encode(): "game.colors",
+        json.dumps(dict(base, game={"pegs": 20, "colors": 9, "repetition": True})).encode(): "too many codes",
+        json.dumps(dict(base, strategies=[{"probability": "1"}])).encode(): "missing field 'tree'",
+        b'{"format": "mastermind-mixed-strategy", "format": "x"}': "duplicate key",
+        json.dumps(dict(base, strategies=base["strategies"] * 1001)).encode(): "more than the limit",
+    }
+    for raw, why in cases.items():
+        report = verify_mixed.check_bytes(raw)
+        assert not report.valid and why in report.error and "\n" not in report.error, (raw[:60], report.error)
+    dup_in_tree = json.dumps(base).replace('"guess": "00"', '"guess": "00", "guess": "00"', 1).encode()
+    assert "duplicate key" in verify_mixed.check_bytes(dup_in_tree).error
+
+
+def test_the_mixed_verifier_is_trusted_code():
+    """Standard library only, and from certify only verify.py (as verify_bound.py)."""
+    tree = ast.parse((ROOT / "certify" / "verify_mixed.py").read_text())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            imported.add("." * node.level + (node.module or ""))
+            if node.level:
+                assert [a.name for a in node.names] == ["verify"]
+    assert imported <= {"__future__", "gzip", "io", "json", "re", "sys", "zlib", "fractions", "argparse", ".",
+                        "verify"}, imported
+
+
+# -- the codemaker's certificate and the weighted checker ------------------------------------------------
+
+def test_a_weighted_bound_raised_by_one_is_refused(four_three):
+    result, _ = four_three
+    bad = copy.deepcopy(result.proof)
+    bad["claims"]["total"] += 1
+    bad["nodes"][0]["bound"] += 1
+    report = verify_bound.check_bytes(json.dumps(bad).encode())
+    assert not report.valid, "raised bound accepted"
+    assert verify_bound.check_bytes(json.dumps(result.proof).encode()).valid
+
+
+def test_a_weight_moved_by_one_breaks_the_value(four_three):
+    """Lowered by one, the claimed total is above the new optimum: refused. Raised by one, the proof
+    may still hold (a heavier secret only costs more), but the value is no longer proven."""
+    result, doc = four_three
+    space = result.space
+    mixed = _check(doc)
+    for o, name in enumerate(space.orbit_names):
+        for step in (-1, 1):
+            w = list(result.weights)
+            w[o] += step
+            if w[o] < 0:
+                continue
+            bad = copy.deepcopy(result.proof)
+            bad["claims"]["weights"][name] = w[o]
+            report = verify_bound.check_bytes(json.dumps(bad).encode())
+            if step < 0 and Solver(space, w).value() < result.total:
+                assert not report.valid, name
+            if report.valid:
+                assert not compare_value(mixed, report)["proven"], name
+
+
+# -- the committed certificates -------------------------------------------------------------------------
+
+PAIRS = sorted(VALUES.glob("*-codebreaker.json"))
+
+
+def test_certificates_are_committed():
+    assert len(PAIRS) >= 15
+
+
+@pytest.mark.parametrize("breaker", PAIRS, ids=lambda p: p.name.replace("-codebreaker.json", ""))
+def test_every_committed_pair_proves_its_value(breaker):
+    maker = breaker.with_name(breaker.name.replace("codebreaker", "codemaker"))
+    if maker.stat().st_size > 2_000_000:
+        pytest.skip("large proof (checked by hand, see docs/game-value.md)")
+    mixed = verify_mixed.check_file(str(breaker))
+    bound = verify_bound.check_file(str(maker))
+    assert mixed.valid, mixed.error
+    assert bound.valid, bound.error
+    assert compare_value(mixed, bound)["proven"]
+
+
+# -- the command line --------------------------------------------------------------------------------------
+
+def certify(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=300)
+
+
+def test_cli_value_and_verify(tmp_path):
+    run = certify("value", "--pegs", 2, "--colors", 3, "-o", tmp_path / "v")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "game value v = 29/12 (≈ 2.4167), proven from both sides"
+    maker, breaker = tmp_path / "v-codemaker.json", tmp_path / "v-codebreaker.json"
+    run = certify("verify", breaker, "--value", maker)
+    assert run.returncode == 0 and run.stdout.splitlines()[-1].startswith("game value v = 29/12"), run.stderr
+    run = certify("verify", breaker, maker, "--json")
+    doc = json.loads(run.stdout)
+    assert run.returncode == 0 and [r["kind"] for r in doc["results"]] == ["mixed", "lower-bound"]
+    run = certify("value", "--pegs", 2, "--colors", 3, "-o", tmp_path / "j", "--json", "-q")
+    doc = json.loads(run.stdout)
+    assert next(iter(doc)) == "value_version" and doc["value"] == "29/12" and doc["proven"]
+    # a tampered mixed file: exit 1, one line
+    bad = json.loads(breaker.read_text())
+    bad["claims"]["value"] = "2"
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    run = certify("verify", tmp_path / "bad.json", "--value", maker)
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1 and "invalid: claims.value" in run.stderr
+    # another game's bound, or an unweighted one: unusable (exit 2)
+    run = certify("verify", breaker, "--value", ROOT / "certificates" / "bounds" / "total-2x3.json")
+    assert run.returncode == 2 and "no weights" in run.stderr
+    run = certify("verify", breaker, "--value", ROOT / "certificates" / "value" / "value-3x3-codemaker.json")
+    assert run.returncode == 2 and "the lower bound is for 3x3" in run.stderr
+    run = certify("verify", breaker, "--value", breaker)
+    assert run.returncode == 2 and "not a lower-bound" in run.stderr
+    run = certify("verify", breaker, "--max-guesses", 3)
+    assert run.returncode == 2 and "mixed-strategy certificate" in run.stderr
+    run = certify("value", "--pegs", 4, "--colors", 6)
+    assert run.returncode == 2 and "at most 256 codes" in run.stderr
