@@ -308,8 +308,8 @@ def _check(doc, report: Report) -> None:
             raise Invalid(f"strategies[{i}].tree: finds {len(depths)} of the {n} secrets")
         for name, members in groups.items():
             expected[name] += p * Fraction(sum(depths[c] for c in members), len(members))
-    worst = max(expected, key=lambda name: (expected[name], name))
-    report.maximum = expected[worst]
+    report.maximum = max(expected.values())
+    worst = next(name for name in groups if expected[name] == report.maximum)  # the lowest such code
     report.strategies = len(strategies)
     report.orbits = [{"orbit": name, "codes": len(groups[name]), "expected": _text(expected[name])}
                      for name in groups]
