@@ -19,8 +19,9 @@ per orbit, at most a handful):
    value v, the codemaker's weights prove v from below and the codebreaker's mixture from above;
    else the best responses (ties broken towards each orbit in turn) become new rows.
 
-Nothing here is trusted: the two files it writes are checked by certify/verify_bound.py (the
-codemaker's weighted lower bound) and certify/verify_mixed.py (the codebreaker's mixture).
+The search is imported lazily (as by the other commands that run it). Nothing here is trusted:
+the two files it writes are checked by certify/verify_bound.py (the codemaker's weighted lower
+bound) and certify/verify_mixed.py (the codebreaker's mixture).
 """
 
 from __future__ import annotations
@@ -29,8 +30,6 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-
-from .search.weighted import Solver, Space, tree_depths, write_proof
 
 MIXED_FORMAT = "mastermind-mixed-strategy"
 MIX = "peg-and-colour-permutations"
@@ -181,7 +180,7 @@ class Row:
 
 @dataclass
 class ValueResult:
-    space: Space
+    space: "Space"  # certify.search.weighted.Space
     value: Fraction
     weights: list  # integer per orbit (per code of the orbit)
     total: int  # the least weighted total against the weights
@@ -208,14 +207,14 @@ class ValueResult:
                 for name, w, size in zip(sp.orbit_names, self.weights, sp.orbit_size)}
 
 
-def _payoff(space: Space, depths) -> list:
+def _payoff(space, depths) -> list:
     sums = [0] * space.k
     for i, d in enumerate(depths):
         sums[space.orbit_of[i]] += d
     return [Fraction(s, n) for s, n in zip(sums, space.orbit_size)]
 
 
-def _weights(space: Space, q) -> list:
+def _weights(space, q) -> list:
     """Integer weights per code (constant on orbits) for orbit probabilities q."""
     per_code = [x / n for x, n in zip(q, space.orbit_size)]
     lcm = 1
@@ -228,11 +227,13 @@ def _weights(space: Space, q) -> list:
     return [x // g for x in w]
 
 
-def _responses(space: Space, weights, variants: bool):
+def _responses(space, weights, variants: bool):
     """(T, trees): the least weighted total against ``weights`` (per orbit) and optimal trees for
     it that find every code (weight-0 codes too). Ties are broken by a secondary weight eps
     (1 on every orbit; with ``variants`` also n on one orbit, for each orbit in turn): the search
     runs with M w + eps, M larger than any difference of the eps-weighted totals."""
+    from .search.weighted import Solver
+
     n = space.n
     eps_list = [[1] * space.k]
     if variants:
@@ -252,6 +253,8 @@ def _responses(space: Space, weights, variants: bool):
 
 def game_value(pegs: int, colors: int, repetition: bool = True, say=None, generator=None) -> ValueResult:
     """The game value with both certificates' contents (see the module's docstring)."""
+    from .search.weighted import Solver, Space, tree_depths, write_proof
+
     t0, c0 = time.perf_counter(), time.process_time()
     say = say or (lambda line: None)
     space = Space(pegs, colors, repetition)
