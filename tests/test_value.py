@@ -398,3 +398,27 @@ def test_cli_value_and_verify(tmp_path):
     assert run.returncode == 2 and "mixed-strategy certificate" in run.stderr
     run = certify("value", "--pegs", 4, "--colors", 6)
     assert run.returncode == 2 and "at most 256 codes" in run.stderr
+
+
+def test_the_mixed_verifier_runs_alone_beside_verify_py(tmp_path):
+    """Copied with verify.py only into an empty folder and run with -E -s: nothing else of
+    certify (nor numpy) is needed."""
+    import shutil
+
+    for name in ("verify.py", "verify_mixed.py"):
+        shutil.copy(ROOT / "certify" / name, tmp_path / name)
+    breaker = VALUES / "value-4x3-codebreaker.json"
+    run = subprocess.run([sys.executable, "-E", "-s", str(tmp_path / "verify_mixed.py"), str(breaker)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0 and "valid mixed strategy" in run.stdout and "67/22" in run.stdout, run.stderr
+    bad = json.loads(breaker.read_text())
+    bad["claims"]["value"] = "3"
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    run = subprocess.run([sys.executable, "-E", "-s", str(tmp_path / "verify_mixed.py"), "--json", str(tmp_path / "bad.json")],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    report = json.loads(run.stdout)
+    assert run.returncode == 1 and report["tool"] == "certify.verify_mixed"
+    assert report["results"][0]["error"].startswith("claims.value: claimed 3")
+    run = subprocess.run([sys.executable, "-E", "-s", str(tmp_path / "verify_mixed.py"), str(tmp_path / "missing.json")],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 2 and "cannot read file" in run.stderr
