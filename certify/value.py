@@ -227,6 +227,42 @@ def _weights(space, q) -> list:
     return [x // g for x in w]
 
 
+#: Games of at most this many codes use the bitmask search (certify/search/weighted.py); larger
+#: ones the compiled one (certify/search/wengine.py).
+BITMASK_CODES = 256
+
+
+def _engine_responses(space, weights, variants: bool):
+    """(T or None, trees) by the compiled weighted search. T is exact when the weights fit its
+    64-bit arithmetic (None otherwise: the loop then only gathers trees). The trees (every code
+    found) come from M w' + eps with w' the weights rounded to 4 significant digits and a small
+    M: they are candidates for the restricted game, whose exact solution and the exact best
+    response decide; they need not be best responses themselves."""
+    from .game import Game
+    from .search.wengine import WINF, WeightedSearch
+
+    game = Game(space.pegs, space.colors, space.repetition)
+    n = space.n
+
+    def per_code(per_orbit):
+        return [per_orbit[space.orbit_of[i]] for i in range(n)]
+
+    total = None
+    if sum(w * s for w, s in zip(weights, space.orbit_size)) * (n + 1) < WINF:
+        total = WeightedSearch(game, per_code(weights)).value()
+    top = max(weights)
+    rounded = [0 if w == 0 else max(1, round(w * 10 ** 4 / top)) for w in weights]
+    eps_list = [[1] * space.k]
+    if variants:
+        for j in range(space.k):
+            eps_list.append([n if o == j else 1 for o in range(space.k)])
+    trees = []
+    for eps in eps_list:
+        M = 16 * sum(e * s for e, s in zip(eps, space.orbit_size)) + 1
+        trees.append(WeightedSearch(game, per_code([M * w + e for w, e in zip(rounded, eps)])).tree())
+    return total, trees
+
+
 def _responses(space, weights, variants: bool):
     """(T, trees): the least weighted total against ``weights`` (per orbit) and optimal trees for
     it that find every code (weight-0 codes too). Ties are broken by a secondary weight eps
@@ -234,6 +270,8 @@ def _responses(space, weights, variants: bool):
     runs with M w + eps, M larger than any difference of the eps-weighted totals."""
     from .search.weighted import Solver
 
+    if space.n > BITMASK_CODES:
+        return _engine_responses(space, weights, variants)
     n = space.n
     eps_list = [[1] * space.k]
     if variants:
@@ -288,28 +326,57 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
         weights = _weights(space, q)
         wsum = sum(w * s for w, s in zip(weights, space.orbit_size))
         total, trees = _responses(space, weights, variants=False)
+        response = None if total is None else Fraction(total, wsum)
         log.append({"round": rounds, "trees": len(rows), "restricted_value": v, "weights": weights,
-                    "best_response": Fraction(total, wsum)})
-        say(f"round {rounds}: {len(rows)} trees, restricted value {fraction_text(v)} "
-            f"({float(v):.6f}), best response {float(Fraction(total, wsum)):.6f}")
-        if Fraction(total, wsum) >= v:
+                    "best_response": response})
+        say(f"round {rounds}: {len(rows)} trees, restricted value {fraction_text(v)} ({float(v):.6f}), "
+            + ("best response: weights too large for the exact search" if response is None
+               else f"best response {float(response):.6f}"))
+        if response is not None and response >= v:
             break
         _, more = _responses(space, weights, variants=True)
         if not add(trees + more):
-            raise AssertionError("the best response is already a row, yet beats the restricted value")
+            raise AssertionError("no new tree, yet the restricted value is not proven "
+                                 "(the best response beats it, or the weights were too large)")
     if Fraction(least, space.n) == v and weights != uniform:
         # the uniform codemaker is optimal too: it is the simpler certificate (2x6: both are)
         weights, total, wsum = uniform, least, space.n
         log.append({"note": "uniform is optimal too: the codemaker's certificate uses it"})
     # the codemaker's certificate: the support's search with the pure weights
-    solver = Solver(space, weights)
-    proof = write_proof(solver, generator)
+    if space.n > BITMASK_CODES:
+        proof = _support_proof(space, weights, generator)
+    else:
+        solver = Solver(space, weights)
+        proof = write_proof(solver, generator)
     if proof["claims"]["total"] != total:
         raise AssertionError("the support's optimum differs from the best response's")
     mixture = [(x, r) for x, r in zip(p, rows) if x > 0]
     return ValueResult(space=space, value=v, weights=weights, total=total, weight_sum=wsum, mixture=mixture,
                        proof=proof, least_total=least, rounds=rounds, trees_tried=len(rows), how=how,
                        seconds=time.perf_counter() - t0, cpu_seconds=time.process_time() - c0, log=log)
+
+
+def _support_proof(space, weights, generator) -> dict:
+    """The codemaker's proof for a game past the bitmask search: weights 0 and 1 only (uniform
+    over a union of orbits), by the plain compiled search from the support
+    (certify/search/exact.py, support_total)."""
+    from .errors import CertifyError
+    from .game import Game
+    from .search import exact
+
+    if set(weights) - {0, 1}:
+        raise CertifyError(f"the codemaker's equilibrium weights {weights} are not 0 and 1: a weighted proof "
+                           f"for a game of more than {BITMASK_CODES} codes is not written yet")
+    orbits = [name for name, w in zip(space.orbit_names, weights) if w]
+    import orjson
+
+    from .search.proof import dumps
+
+    # (the writer's node references become plain numbers, as in the file)
+    proof = orjson.loads(dumps(exact.support_total(Game(space.pegs, space.colors, space.repetition), orbits).proof))
+    if generator is not None:
+        proof = {**proof, "generator": generator}
+    return proof
 
 
 def mixed_document(result: ValueResult, generator=None) -> dict:

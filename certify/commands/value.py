@@ -18,7 +18,9 @@ from .common import EXIT_INVALID, EXIT_OK, add_game_args, add_quiet, game_of, pr
 
 MIXED = "mixed"
 #: Games of at most this many codes: the weighted search keeps Python sets (bitmasks) of codes.
-MAX_VALUE_CODES = 256
+MAX_VALUE_CODES = 1296
+#: Past this many codes the files are gzipped (the trees of 4x6 hold a few MB of JSON).
+GZIP_CODES = 256
 EXAMPLES = ["certify value --pegs 3 --colors 3",
             "certify value --pegs 4 --colors 3 -o certificates/value/value-4x3 --json",
             "certify value --pegs 3 --colors 4 --no-repetition"]
@@ -132,9 +134,10 @@ def cmd_value(args) -> int:
     game.check_size()
     if game.size > MAX_VALUE_CODES:
         raise CertifyError(f"game {game} has {game.size} codes; certify value searches games of at most "
-                           f"{MAX_VALUE_CODES} codes (its weighted search keeps sets of codes as Python integers)")
+                           f"{MAX_VALUE_CODES} codes (4x6)")
     prefix = args.output or f"value-{game.slug}"
-    maker, breaker = f"{prefix}-codemaker.json", f"{prefix}-codebreaker.json"
+    ext = ".json.gz" if game.size > GZIP_CODES else ".json"
+    maker, breaker = f"{prefix}-codemaker{ext}", f"{prefix}-codebreaker{ext}"
     check_output(maker)
     check_output(breaker)
     check_distinct(maker, breaker)
@@ -182,8 +185,10 @@ def cmd_value(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("value", help="the game value (randomised codemaker and codebreaker), proven from both sides",
                        description="Compute the value of the game in which the codemaker draws the secret from a "
-                       "distribution and the codebreaker may randomise (expected guesses), for small games "
-                       f"(at most {MAX_VALUE_CODES} codes). Writes PREFIX-codemaker.json (a weighted lower bound: "
+                       "distribution and the codebreaker may randomise (expected guesses), for games of at most "
+                       f"{MAX_VALUE_CODES} codes (past {GZIP_CODES} the compiled search, the codemaker's equilibrium "
+                       "must then be uniform over some orbits, and the files are gzipped). Writes "
+                       "PREFIX-codemaker.json (a weighted lower bound: "
                        "every strategy needs >= v on average against the codemaker's distribution) and "
                        "PREFIX-codebreaker.json (a mixed strategy needing <= v on average for every secret), "
                        "checks both with the trusted checkers and states v when they meet.")
