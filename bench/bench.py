@@ -224,6 +224,7 @@ def main(argv=None) -> int:
         rows.extend(total_proof_rows(small_runs))
         rows.extend(exact_rows(tmp, small_runs, args.quick))
         rows.extend(optimal_rows(tmp, small_runs, args.quick, args.big))
+        rows.extend(value_rows(tmp, small_runs, args.quick, args.big))
 
         if not args.quick:
             print("5 pegs x 8 colours", file=sys.stderr)
@@ -328,7 +329,12 @@ def optimal_rows(tmp: Path, runs: int, quick: bool, big: bool = False) -> list[d
     games = [("4x6", ["--pegs", "4", "--colors", "6"], peer_target("optimal 4x6", c_4x6) + "; 5625", runs),
              ("4x6 max 5", ["--pegs", "4", "--colors", "6", "--max-guesses", "5"],
               peer_target("optimal 4x6 max 5") + "; 5626", runs),
-             ("4x6 norep", ["--pegs", "4", "--colors", "6", "--no-repetition"], "1446", runs)]
+             ("4x6 norep", ["--pegs", "4", "--colors", "6", "--no-repetition"], "1446", runs),
+             # issue 23: the two lexicographic orders within 5 (Slovesnov's 539 is the second)
+             ("4x6 max 5 total,max-count", ["--pegs", "4", "--colors", "6", "--max-guesses", "5",
+                                            "--objective", "total,max-count"], "5626 then 540", runs),
+             ("4x6 max 5 max-count,total", ["--pegs", "4", "--colors", "6", "--max-guesses", "5",
+                                            "--objective", "max-count,total"], "539 then 5627", runs)]
     if not quick:
         games.append(("4x7", ["--pegs", "4", "--colors", "7"], peer_target("optimal 4x7") + "; Ville 2013: 11228", 1))
     if big:
@@ -366,6 +372,23 @@ def optimal_rows(tmp: Path, runs: int, quick: bool, big: bool = False) -> list[d
             rows.append(measure(f"check proof optimal {label}",
                                 [sys.executable, str(ROOT / "certify" / "verify_bound.py"), str(proof)],
                                 1, "<= 1 h CPU, < 8 GB (issue 22)"))
+    return rows
+
+
+def value_rows(tmp: Path, runs: int, quick: bool, big: bool = False) -> list[dict]:
+    """`certify value`: the game value proven from both sides (issue 23), whole processes (the
+    double oracle, both certificates written and checked by the trusted checkers)."""
+    print("game values (certify value)", file=sys.stderr)
+    games = [("3x3", "73/27", runs), ("2x5", "49/15", runs)]
+    if not quick:
+        games.append(("4x4", "1629/460", 1))
+    if big:
+        games.append(("4x6", "560/129 = 5600/1290", 1))
+    rows = []
+    for slug, value, n in games:
+        pegs, colors = slug.split("x")
+        rows.append(measure(f"value {slug}", certify("value", "--pegs", pegs, "--colors", colors, "-q",
+                                                     "-o", str(tmp / f"value-{slug}")), n, value))
     return rows
 
 
