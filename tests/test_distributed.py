@@ -213,9 +213,13 @@ def test_interrupting_the_client_leaves_no_file_and_no_process(tmp_path):
 
     out = tmp_path / "k.json.gz"
     # 6x8: minutes of work, so that the build is surely running when it is interrupted.
+    # As a terminal would: Python turns SIGINT into KeyboardInterrupt only when it starts with the
+    # default disposition, and a test run started in the background (`cmd &` in a script) hands
+    # "ignore" down to its children (then the build ran to the end and exited 0: seen here).
     proc = subprocess.Popen([sys.executable, "-m", "certify", "build", "knuth", "--pegs", "6", "--colors", "8",
                              "--workers", "2", "-o", str(out)], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 120
         while _worker_cpu(proc.pid) < 3.0 and time.monotonic() < deadline:  # they are building
