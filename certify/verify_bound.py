@@ -356,6 +356,17 @@ class Game:
             self.swaps[(a, b)] = self.moved((tuple(range(self.pegs)), tuple(tau)), np.arange(self.n)).astype(SET)
         return self.swaps[(a, b)]
 
+    def canon(self, g: int, blocks) -> int:
+        """The lowest code of g's orbit under the permutations of each list's colours in ``blocks``:
+        g's colours from each list, in order of first appearance, renamed to the list's first colours."""
+        if not blocks:
+            return g
+        digits = self.digits[g].tolist()
+        rename = {}
+        for block in blocks:
+            rename.update(zip([c for c in dict.fromkeys(digits) if c in block], block))
+        return self.by_text["".join(verify.ALPHABET[rename.get(c, c)] for c in digits)]
+
     def image(self, perm, S) -> np.ndarray:
         """P(S), sorted."""
         return np.sort(self.moved(perm, S)).astype(SET)
@@ -761,13 +772,7 @@ class _Proof:
         the same for every code of the orbit, and it is in the orbit (a renaming within the lists):
         a permutation P of the lists' colours maps S onto S and g's classes onto P(g)'s, so g is
         refuted exactly when canon(g) is."""
-        if not blocks:
-            return g
-        digits = self.game.digits[g].tolist()
-        rename = {}
-        for block in blocks:
-            rename.update(zip([c for c in dict.fromkeys(digits) if c in block], block))
-        return self.game.by_text["".join(verify.ALPHABET[rename.get(c, c)] for c in digits)]
+        return self.game.canon(g, blocks)
 
     def target(self, h: int, entries: dict, blocks) -> int:
         """The guess refuted directly for a same_as target h: h when h has an entry, else canon(h)."""

@@ -154,16 +154,6 @@ class _Explainer:
                 "most_found_within": {str(k): self.most(k) for k in range(1, max(d, 2))},
                 "depth": self.depth, "branches": self.branches, "root": root}
 
-    def canon(self, g: int, blocks) -> int:
-        """The lowest code of g's orbit under the interchangeable colours (as the checker's)."""
-        if not blocks:
-            return g
-        digits = self.game.digits[g].tolist()
-        rename = {}
-        for block in blocks:
-            rename.update(zip([c for c in dict.fromkeys(digits) if c in block], block))
-        return self.game.by_text["".join(self.alphabet[rename.get(c, c)] for c in digits)]
-
     def node(self, j: int, S, q, level: int) -> dict:
         import numpy as np
 
@@ -204,7 +194,7 @@ class _Explainer:
         same = {g: game.by_text[e["same_as"]] for g, e in entries.items() if "same_as" in e}
 
         def target(h: int) -> int:
-            return h if h in entries else self.canon(h, blocks)
+            return h if h in entries else self.game.canon(h, blocks)
 
         via: dict = {}
         for g in np.flatnonzero(~counted).tolist():
@@ -213,7 +203,7 @@ class _Explainer:
             elif g in entries:
                 rep = g
             else:
-                rep = self.canon(g, blocks)
+                rep = self.game.canon(g, blocks)
                 if rep in same:
                     rep = target(same[rep])
             via.setdefault(rep, []).append(g)
