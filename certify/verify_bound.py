@@ -17,6 +17,12 @@ a guess at an earlier node (through a permutation when one is given). At every n
 of the game is tried as the next guess, and each must be refuted by counting or by the node's
 children. Exit status: 0 valid, 1 invalid, 2 unusable.
 
+A big proof may be split into part files (``python certify/verify_bound.py MAIN --parts DIR
+--jobs N``): a part's root set is reached by a path of classes from the game's codes, a lemma
+reference takes a class's bound from a part named by its sha256 and records an assumption, and
+``combine`` accepts the main file's claim only when every assumption is met by a valid part
+(docs/lower-bound-format.md, "Parts of a proof"; soundness rule 12).
+
 Why numpy: at every node, every guess's class sizes are needed (n guesses x |S| secrets). With
 a table of all feedbacks (n x n bytes, built here from the definition: black = #pegs with equal
 colours, black + white = sum over colours of min(count in guess, count in secret)), they are one
@@ -31,8 +37,10 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import io
 import json
+import os
 import re
 import sys
 import time
@@ -85,6 +93,9 @@ MAX_INT_DIGITS = verify.MAX_INT_DIGITS
 MAX_META_DEPTH = verify.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
+_SHA = re.compile(r"[0-9a-f]{64}")
+#: Most steps in a part's root path (docs: "Parts of a proof").
+MAX_PATH = 100
 _short, _what, _display = verify._short, verify._what, verify._display
 #: Most (guess, secret) pairs held at once while class sizes are counted (8 bytes each).
 BLOCK = 1 << 22
@@ -449,10 +460,53 @@ def _header(doc):
         raise Invalid(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {MAX_WORK} "
                       "the checker examines (the limit)")
     for key, value in doc.items():
-        if key not in ("format", "version", "game", "claims", "nodes"):
+        if key not in ("format", "version", "game", "claims", "nodes", "root"):
             _check_text(key, "top level")
             _scan_meta(value, verify._field("", key))
-    return Game(pegs, colors, repetition), dict(claims)
+    return _game(pegs, colors, repetition), dict(claims)
+
+
+@functools.lru_cache(maxsize=1)
+def _game(pegs: int, colors: int, repetition: bool) -> Game:
+    """The game, built once for a run of files of the same game (the parts of a split proof): its
+    codes and table depend on (pegs, colors, repetition) alone; its caches (the permutations and
+    swaps met) are pure functions of it."""
+    return Game(pegs, colors, repetition)
+
+
+def _root(doc, game: Game):
+    """A part's "root": ([(guess index, feedback key)], perm or None) after shape checks, or None
+    (the root's set is then every code of the game, or the support with weights)."""
+    if "root" not in doc:
+        return None
+    root = _get(doc, "root", dict, "")
+    _only(root, ("path", "perm"), "root")
+    path = _get(root, "path", list, "root")
+    if len(path) > MAX_PATH:
+        raise Invalid(f"root.path: {len(path)} steps, more than the limit {MAX_PATH}")
+    steps = []
+    for k, step in enumerate(path):
+        at = f"root.path[{k}]"
+        step = _typed(step, list, at)
+        if len(step) != 2 or any(type(x) is not str for x in step):
+            raise Invalid(f"{at}: expected [guess, feedback key], two strings")
+        g = game.by_text.get(step[0])
+        if g is None:
+            raise Invalid(f"{at}: {_short(step[0])} is not a code of the game")
+        m = _KEY.fullmatch(step[1])
+        if not m:
+            raise Invalid(f"{at}: malformed feedback key {_short(step[1])} (expected 'B,W')")
+        if (int(m[1]), int(m[2])) == (game.pegs, 0):
+            raise Invalid(f"{at}: key {step[1]!r} is the win (a set of one secret at most)")
+        steps.append((g, step[1]))
+    perm = _perm(root["perm"], game, "root.perm") if "perm" in root else None
+    return steps, perm
+
+
+def digest(S) -> str:
+    """The set digest of a sorted array of code indices: sha256 of the indices as little-endian
+    uint32 (4 bytes each, in increasing order), in hex (docs: "Parts of a proof")."""
+    return hashlib.sha256(np.asarray(S, dtype="<u4").tobytes()).hexdigest()
 
 
 def _perm(value, game: Game, where: str):
@@ -529,6 +583,18 @@ def _nodes(nodes, count: int, game: Game):
                 perm = None
                 if type(ref) in (dict, _Dup):
                     ref = _typed(ref, dict, rat)
+                    if "lemma" in ref:  # a class proven in another file: an assumption
+                        _only(ref, ("lemma", "bound", "perm"), rat)
+                        sha = _get(ref, "lemma", str, rat)
+                        if not _SHA.fullmatch(sha):
+                            raise Invalid(f"{rat}.lemma: expected the sha256 of a part file (64 lowercase "
+                                          f"hex digits), got {_short(sha)}")
+                        used = _get(ref, "bound", int, rat)
+                        if used < 0:
+                            raise Invalid(f"{rat}.bound: must be >= 0, got {used}")
+                        perm = _perm(ref["perm"], game, f"{rat}.perm") if "perm" in ref else None
+                        children.append((key, (sys.intern(sha), used), perm))
+                        continue
                     _only(ref, ("node", "perm"), rat)
                     if "perm" not in ref:
                         raise Invalid(f"{rat}: missing field 'perm' (write the node number alone)")
@@ -605,7 +671,7 @@ def units(claims: dict, n: int) -> tuple:
 class _Proof:
     """The sets, origins and depths of the nodes met so far, and the checking of one node."""
 
-    def __init__(self, game: Game, claims: dict, nodes: list, size: int = 0) -> None:
+    def __init__(self, game: Game, claims: dict, nodes: list, size: int = 0, root=None) -> None:
         self.game, self.nodes = game, nodes
         self.worst_case = "worst_case" in claims
         self.max_guesses = claims.get("max_guesses")
@@ -628,6 +694,21 @@ class _Proof:
                                           dtype=np.int64)
         self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
         self.depth = [0] * len(nodes)
+        # (lemma sha256, set digest, depth) -> (bound, secrets, where first used): the classes
+        # whose bounds are taken from other files (docs: "Parts of a proof")
+        self.assumptions: dict = {}
+        if root is not None:  # a part: its root's set is reached from the game's by a path
+            steps, perm = root
+            S = self.sets[0]
+            for k, (g, key) in enumerate(steps):
+                c = game.class_of.get(key)
+                S = S[game.table[g, S] == c] if c is not None else S[:0]
+                if not len(S):
+                    raise Invalid(f"root.path[{k}]: no secret of the set reached gives feedback {key} "
+                                  f"to {game.codes[g]} (an empty class)")
+            if perm is not None:  # the file's root set R with P(R) = the class reached
+                S = game.image(_inverse(perm), S)
+            self.sets[0], self.depth[0] = S, len(steps)
         self.stats = {"nodes": len(nodes), "guesses": 0, "counting_nodes": 0}
         self.pairs = 0  # work done so far, in (guess, secret) pairs or their equivalent
         self.budget = min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE * size)  # size: the file's bytes
@@ -853,6 +934,10 @@ class _Proof:
             if k is None or not sizes[k]:
                 raise Invalid(f"{self.where(i)}: guess {game.codes[g]}, class {key}: no secret of the "
                               "node gives this feedback (an empty class)")
+            if type(j) is tuple:  # a lemma: (sha256, bound), checked with its part
+                self.lemma(i, g, key, S[row == k], j, perm)
+                given[k] = j[1]
+                continue
             self.reach(i, g, key, S[row == k], j, perm)
             given[k] = self.nodes[j][0]
         best, total = (0, None), self.weight * size
@@ -878,7 +963,9 @@ class _Proof:
             if best == (0, None):
                 return f"it wins at once (the node's set is {{{game.codes[g]}}})"
             value, key = best
-            via = f", node {dict((k, j) for k, j, _ in children)[key]}" if game.class_of[key] in given else ""
+            ref = dict((k, j) for k, j, _ in children).get(key)
+            via = ("" if game.class_of[key] not in given else f", node {ref}" if type(ref) is int
+                   else f", lemma {ref[0][:16]}...")
             return (f"its best non-winning class {key} ({sizes[game.class_of[key]]} secrets{via}) needs "
                     f"{value} more guesses, the bound needs {d - 1}")
         if total >= d:
@@ -890,6 +977,18 @@ class _Proof:
             t, k = divmod(total, self.weight)
             return f"it costs at least {total} ({t} guesses in total, then {k} at the maximum), below the bound {d}"
         return f"it gives at least {total} guesses in total, below the bound {d}"
+
+    def lemma(self, i: int, g: int, key: str, C, ref, perm) -> None:
+        """Class C's bound comes from a part file: recorded as an assumption, (sha256, the digest of
+        the set the part must be about (C, or P^-1(C): C = P(S_part)), the depth of C) -> the bound
+        used. The file is then valid only under its assumptions: combine() decides."""
+        if perm is not None:
+            self.spend(i, self.image_cost(len(C)))
+        T = C if perm is None else self.game.image(_inverse(perm), C)
+        sha, bound = ref
+        at = (sha, digest(T), self.depth[i] + 1)
+        if at not in self.assumptions or self.assumptions[at][0] < bound:
+            self.assumptions[at] = (bound, len(T), f"{self.where(i)}: guess {self.game.codes[g]}, class {key}")
 
     def reach(self, i: int, g: int, key: str, C, j: int, perm) -> None:
         """Node j is referenced for class C (= S_j, or P(S_j)); the first reference defines S_j."""
@@ -933,6 +1032,14 @@ class Report:
         self.checked: dict | None = None
         self.weight_sum: int | None = None  # with weights: sum of w over every code, and the
         self.support: int | None = None  # number of codes of positive weight
+        # Parts of a split proof (docs: "Parts of a proof"): the sha256 of the file's bytes as given;
+        # for a part, its root ({"path", "perm", "depth", "secrets", "set", "bound"}); the
+        # assumptions its lemma references make ({"lemma", "set", "depth", "bound", "secrets", "at"});
+        # after combine(), the part files its claim rests on.
+        self.sha256: str | None = None
+        self.root: dict | None = None
+        self.assumptions: list = []
+        self.parts: list | None = None
 
     @property
     def valid(self) -> bool:
@@ -942,7 +1049,10 @@ class Report:
         return {"file": self.file, "valid": self.valid,
                 "status": ("valid", "invalid", "unusable")[self.status], "exit_code": self.status,
                 "error": self.error, "game": self.game, "claims": self.claims, "secrets": self.secrets,
-                "checked": self.checked,
+                "checked": self.checked, "sha256": self.sha256,
+                **({} if self.root is None else {"root": self.root}),
+                **({} if not self.assumptions else {"assumptions": self.assumptions}),
+                **({} if self.parts is None else {"parts": self.parts}),
                 **({} if self.weight_sum is None else {"weight_sum": self.weight_sum, "support": self.support,
                                                        "mean": f"{self.claims['total']}/{self.weight_sum}"})}
 
@@ -978,21 +1088,57 @@ class Report:
         return (f"every strategy for {label}{within} needs >= {c['total']} guesses in total "
                 f"(mean {c['total'] / self.secrets:.4f}) over the {self.secrets} secrets{then}")
 
+    def lemma_statement(self) -> str:
+        """What a valid part proves about its root's set, in words."""
+        g, c, r = self.game, self.claims, self.root
+        label = f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+        where = f"the {r['secrets']} secrets of {label} at {_steps(r['path'], r['perm'] is not None)}"
+        if "worst_case" in c:
+            return f"every strategy for {where} needs >= {r['bound']} guesses for some of them"
+        if "weights" in c:
+            return f"every strategy for {where} needs >= {r['bound']} guesses weighted by the claims' weights"
+        if "max_guesses" not in c:
+            return f"every strategy for {where} needs >= {r['bound']} guesses in total"
+        left = c["max_guesses"] - r["depth"]
+        if "at_max" in c:
+            return (f"every strategy for {where} within the {left} guesses left costs >= {r['bound']} "
+                    f"(a cost as in an at_max claim, {c.get('first', 'total')} first)")
+        return f"every strategy for {where} within the {left} guesses left needs >= {r['bound']} guesses in total"
+
     def line(self) -> str:
+        if self.valid and self.parts:
+            lemmas = len({a["lemma"] for a in self.assumptions})
+            return (f"{self.file}: valid lower bound, a split proof ({lemmas} lemma{'' if lemmas == 1 else 's'} "
+                    f"proven by {len(self.parts)} part file{'' if len(self.parts) == 1 else 's'}): {self.statement()}")
         if self.valid:
             return f"{self.file}: valid lower bound: {self.statement()}"
         return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
 
 
+def _steps(path, permuted: bool) -> str:
+    """A part's root path in words, as the checker's paths are shown."""
+    steps = " ".join(f"{g} -({f})->" for g, f in path) or "the root of the game"
+    return steps + (" (then permuted)" if permuted else "")
+
+
 def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
-    """Check a certificate given as bytes (plain or gzipped JSON); ``progress(done, total)`` is
-    called about once a second while nodes are checked."""
+    """Check a certificate given as bytes (plain or gzipped JSON) on its own: a file that leans on
+    parts (lemma references) or is a part is not a proof of its claim by itself (combine());
+    ``progress(done, total)`` is called about once a second while nodes are checked."""
+    return combine(verdict_bytes(raw, file, progress))
+
+
+def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
+    """What one file shows by itself: valid means valid *under its assumptions* (report.assumptions),
+    and about its root's set (report.root, for a part). Only combine() says what is proven."""
     report = Report(file)
+    report.sha256 = hashlib.sha256(raw).hexdigest()
     try:
         text, size = _text(raw), len(raw)
         del raw
         doc, at = _read(text)
         game, claims = _header(doc)
+        root = _root(doc, game)
         count = len(doc["nodes"])
         nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
         del doc, text
@@ -1002,8 +1148,15 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
             claim = a * claim + b * claims["at_max"]
         if nodes[0][0] != claim:
             raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
-        proof = _Proof(game, claims, nodes, size)
+        proof = _Proof(game, claims, nodes, size, root)
+        if root is not None:
+            report.root = {"path": [[game.codes[g], key] for g, key in root[0]],
+                           "perm": None if root[1] is None else {"pegs": list(root[1][0]), "colors": list(root[1][1])},
+                           "depth": proof.depth[0], "secrets": len(proof.sets[0]), "set": digest(proof.sets[0]),
+                           "bound": nodes[0][0]}
         proof.check(progress)
+        report.assumptions = [{"lemma": sha, "set": dig, "depth": depth, "bound": bound, "secrets": m, "at": where}
+                              for (sha, dig, depth), (bound, m, where) in sorted(proof.assumptions.items())]
         if proof.w is not None:
             report.weight_sum, report.support = int(proof.w.sum()), int((proof.w > 0).sum())
         report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
@@ -1015,8 +1168,112 @@ def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
     return report
 
 
-def check_file(path, on_wait=None, progress=None) -> Report:
-    """Check a certificate file, read once; an unreadable file gives status 2."""
+# -- combining the verdicts of a split proof (docs: "Parts of a proof") --------------------------
+
+def _kind(claims: dict) -> dict:
+    """What a claim is about, apart from its value: a part's claims must have the same kind as the
+    claims of the file that uses it (worst case, total, at_max and its order, max_guesses, weights)."""
+    out = {k: v for k, v in claims.items() if k not in ("worst_case", "total", "at_max", "first")}
+    out["kind"] = "worst_case" if "worst_case" in claims else "at_max" if "at_max" in claims else "total"
+    if "at_max" in claims:
+        out["first"] = claims.get("first", "total")
+    return out
+
+
+def _meets(part: Report, user: Report, a: dict):
+    """None when the valid part ``part`` proves the assumption ``a`` of the verdict ``user``, else why not."""
+    r = part.root
+    if r is None:
+        return "it is not a part (no 'root' field)"
+    if part.game != user.game:
+        return "it is about another game"
+    if _kind(part.claims) != _kind(user.claims):
+        return "its claims are of another kind (worst case, total, max_guesses, at_max, first, weights)"
+    if r["set"] != a["set"]:
+        return (f"it is about another set of secrets ({r['secrets']} secrets at "
+                f"{_steps(r['path'], r['perm'] is not None)}, the class has {a['secrets']})")
+    if "max_guesses" in user.claims and r["depth"] != a["depth"]:
+        return f"its root is at depth {r['depth']}, the class at depth {a['depth']} (with max_guesses the depth counts)"
+    if r["bound"] < a["bound"]:
+        return f"it proves {r['bound']}, less than the {a['bound']} used"
+    return None
+
+
+def combine(main: Report, parts=()) -> Report:
+    """The verdict on ``main``'s claim, given the verdicts of part files (each from verdict_bytes).
+    Proven iff every file is valid, ``main`` is not a part, and every assumption of ``main`` is met
+    by an *accepted* part: one whose sha256 is the assumption's, whose game, claims kind, set digest
+    (and, with max_guesses, depth) are the assumption's, whose bound is at least the one used, and
+    whose own assumptions are met by accepted parts. Accepted parts are found as a least fixed
+    point (a part is accepted only after all it leans on), so parts that lean on one another in a
+    cycle are never accepted. The trusted step of a split proof: docs/lower-bound-format.md."""
+    if not main.valid:
+        return main
+    out = Report(main.file)
+    out.__dict__.update(main.__dict__)
+    out.assumptions = list(main.assumptions)
+
+    def fail(status: int, error: str) -> Report:
+        out.status, out.error = status, error
+        return out
+
+    if main.root is not None:
+        return fail(EXIT_INVALID, f"a part of a split proof, not a proof of a claim about the game: "
+                                  f"{main.lemma_statement()}; check it with its main file (--part)")
+    for p in parts:
+        if not p.valid:
+            return fail(p.status, f"part {p.file} is {'invalid' if p.status == EXIT_INVALID else 'unusable'}: {p.error}")
+        if p.root is None:
+            return fail(EXIT_INVALID, f"part {p.file} is not a part of a split proof (no 'root' field)")
+    by_sha: dict = {}
+    for p in parts:
+        by_sha.setdefault(p.sha256, p)  # the same bytes: the same verdict
+    accepted: dict = {}
+    while True:  # the least fixed point
+        new = [p for sha, p in by_sha.items() if sha not in accepted
+               and all(a["lemma"] in accepted and _meets(accepted[a["lemma"]], p, a) is None for a in p.assumptions)]
+        if not new:
+            break
+        accepted.update((p.sha256, p) for p in new)
+    for a in main.assumptions:
+        if not (a["lemma"] in accepted and _meets(accepted[a["lemma"]], main, a) is None):
+            return fail(EXIT_INVALID, _unmet(a, main, by_sha, accepted, len(parts)))
+    used, todo = {}, [a["lemma"] for a in main.assumptions]
+    while todo:  # the parts the claim rests on
+        sha = todo.pop()
+        if sha not in used:
+            used[sha] = accepted[sha]
+            todo.extend(a["lemma"] for a in accepted[sha].assumptions)
+    out.parts = [{"file": p.file, "sha256": sha} for sha, p in sorted(used.items())] if used else None
+    return out
+
+
+def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> str:
+    """Why assumption ``a`` of ``user`` is not met: followed down through parts whose own
+    assumptions are not met, to the first reason (a cycle is named as one)."""
+    seen, through = set(), ""
+    while True:
+        head = (f"not proven: {through}{a['at']}: lemma {a['lemma'][:16]}... ({a['secrets']} secrets, "
+                f"bound {a['bound']})")
+        p = by_sha.get(a["lemma"])
+        if p is None:
+            if not given:
+                return (f"{head}: valid only under this and the file's other lemmas "
+                        f"({len({x['lemma'] for x in user.assumptions})} in all), and no part was given: "
+                        "a split proof is checked with its parts (--part FILE, --parts DIR)")
+            return f"{head}: no part among the {given} given has this sha256 (missing or edited)"
+        why = _meets(p, user, a)
+        if why is not None:
+            return f"{head}: part {p.file} does not prove it: {why}"
+        if p.sha256 in seen:
+            return f"{head}: part {p.file} leans on itself through lemmas (a cycle)"
+        seen.add(p.sha256)
+        a = next(b for b in p.assumptions if not (b["lemma"] in accepted and _meets(accepted[b["lemma"]], p, b) is None))
+        user, through = p, f"{through}part {p.file}, "
+
+
+def verdict_file(path, on_wait=None, progress=None) -> Report:
+    """verdict_bytes() of a file read once; an unreadable file gives status 2."""
     try:
         raw = verify.read_input(path, on_wait)
     except verify.Unreadable as e:
@@ -1027,7 +1284,53 @@ def check_file(path, on_wait=None, progress=None) -> Report:
         report = Report(path)
         report.status, report.error = EXIT_INVALID, str(e)
         return report
-    return check_bytes(raw, path, progress)
+    return verdict_bytes(raw, path, progress)
+
+
+def part_files(folder) -> list:
+    """The certificates in a parts folder: its files named *.json or *.json.gz, in name order."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError as e:
+        raise verify.Unreadable(f"{_display(folder)}: {e.strerror or e}") from None
+    return [os.path.join(folder, n) for n in names if n.endswith((".json", ".json.gz"))
+            and os.path.isfile(os.path.join(folder, n))]
+
+
+def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None) -> list:
+    """The combined verdict on each of ``files`` with the part files ``parts`` (a file among the
+    parts that is also one of ``files`` is left out of the parts), every file checked in
+    ``jobs`` processes (1: in this one)."""
+    def same(a, b):
+        try:
+            return os.path.samefile(a, b)
+        except OSError:
+            return False
+    parts = [p for p in parts if not any(same(p, f) for f in files)]
+    paths = list(files) + parts
+    if jobs <= 1 or len(paths) == 1:
+        verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None) for f in paths]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        def size(k):
+            try:
+                return os.path.getsize(paths[k])
+            except OSError:
+                return 0
+        order = sorted(range(len(paths)), key=lambda k: -size(k))  # the biggest first: balanced
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            done = list(pool.map(verdict_file, [paths[k] for k in order]))
+        verdicts = [None] * len(paths)
+        for k, v in zip(order, done):
+            verdicts[k] = v
+    given = verdicts[len(files):]
+    return [combine(v, given) for v in verdicts[:len(files)]]
+
+
+def check_file(path, on_wait=None, progress=None) -> Report:
+    """Check a certificate file, read once, on its own (combine()); an unreadable file gives status 2."""
+    return combine(verdict_file(path, on_wait, progress))
 
 
 def progress_printer(err):
@@ -1044,11 +1347,12 @@ def reports_json(reports) -> bytes:
     return (json.dumps(doc, indent=2, ensure_ascii=True) + "\n").encode()
 
 
-def run(files, as_json=False, out=None, err=None) -> int:
-    """Check files, print one line each (or a JSON report); return the exit status."""
+def run(files, as_json=False, out=None, err=None, parts=(), jobs: int = 1) -> int:
+    """Check files (each with the part files ``parts``, in ``jobs`` processes), print one line each
+    (or a JSON report); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
     progress = progress_printer(err) if err.isatty() else None
-    reports = [check_file(f, lambda note: print(note, file=err, flush=True), progress) for f in files]
+    reports = check_split(files, parts, jobs, lambda note: print(note, file=err, flush=True), progress)
     try:
         if as_json:
             out.write(reports_json(reports).decode())
@@ -1072,9 +1376,23 @@ def main(argv=None) -> int:
     parser = Parser(prog="verify_bound", description="Check Mastermind lower-bound certificates.")
     parser.add_argument("files", nargs="+", metavar="FILE")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--part", action="append", default=[], metavar="PART",
+                        help="a part file of a split proof (repeatable)")
+    parser.add_argument("--parts", action="append", default=[], metavar="DIR",
+                        help="a folder of part files (*.json, *.json.gz)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="check the files in N processes")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs: must be >= 1, got {args.jobs}")
     try:
-        return run(args.files, args.json)
+        parts = list(args.part)
+        for folder in args.parts:
+            parts += part_files(folder)
+    except verify.Unreadable as e:
+        print(f"verify_bound: cannot read parts folder {e}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    try:
+        return run(args.files, args.json, parts=parts, jobs=args.jobs)
     except KeyboardInterrupt:
         print("verify_bound: interrupted", file=sys.stderr)
         return 130
