@@ -7,9 +7,9 @@ into messages and exit codes.
 
 from __future__ import annotations
 
-from . import bounding, building, checking, drawing, importing, playing, value
+from . import bounding, building, checking, drawing, importing, playing, splitting, value
 
 #: In the order they appear in ``certify --help``.
-FAMILIES = (building, importing, checking, drawing, playing, bounding, value)
+FAMILIES = (building, importing, checking, drawing, playing, bounding, splitting, value)
 
 __all__ = ["FAMILIES"]

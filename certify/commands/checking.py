@@ -80,6 +80,10 @@ def cmd_verify(args) -> int:
         from .value import verify_value
 
         return verify_value(args.files, args.value, args.json, args.quiet)
+    if args.part or args.parts:  # a split lower-bound proof and its part files
+        return _verify_split(args)
+    if args.jobs != 1:
+        raise CertifyError("--jobs goes with the parts of a split proof (--part, --parts)")
     if args.optimal is not None:
         if len(args.optimal) == 2:  # least worst case, then least total: a pair of proofs
             return _optimal_pair(args.files, args.optimal, args.json, args.max_guesses, args.quiet)
@@ -113,6 +117,52 @@ def cmd_verify(args) -> int:
         for _, r in results:
             print(r.line(), file=sys.stdout if r.valid else sys.stderr)
     return max((r.status for _, r in results), default=EXIT_OK)
+
+
+def _verify_split(args) -> int:
+    """Lower-bound proofs split into parts (docs/lower-bound-format.md, "Parts of a proof"): every
+    file checked by the trusted checker, in ``--jobs`` processes, and its combining step's verdict."""
+    from .. import verify_bound
+    from ..errors import CertifyError
+    from ..optimality import STRATEGY, compare
+
+    parts = list(args.part or [])
+    try:
+        for folder in args.parts or []:
+            parts += verify_bound.part_files(folder)
+    except verify_bound.verify.Unreadable as e:
+        raise CertifyError(f"cannot read parts folder {e}") from None
+    if args.optimal is not None:
+        if len(args.optimal) != 1:
+            raise CertifyError("--optimal with parts: one lower bound (the main file of the split proof)")
+        if len(args.files) != 1:
+            raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(args.files)} files")
+        strategy = _checked(args.files[0], STRATEGY, args.max_guesses, args.quiet)
+        bound = verify_bound.check_split(args.optimal, parts, args.jobs, _note(args.quiet), _progress(args.quiet))[0]
+        if not bound.valid:
+            print(bound.line(), file=sys.stderr)
+            return bound.status
+        result = compare(strategy, bound)
+        if args.json:
+            print_json({"report_version": 1, "tool": "certify.verify",
+                        "strategy": dict(strategy.to_json(), kind="strategy"),
+                        "bound": dict(bound.to_json(), kind="lower-bound"), "optimality": result})
+        else:
+            print(strategy.line())
+            print(bound.line())
+            print(result["text"])
+        return EXIT_OK if result["optimal"] else 1
+    if args.max_guesses is not None:
+        raise CertifyError("--max-guesses applies to strategy certificates; with --part/--parts the files "
+                           "are lower-bound proofs (their claims say what they prove)")
+    reports = verify_bound.check_split(args.files, parts, args.jobs, _note(args.quiet), _progress(args.quiet))
+    if args.json:
+        print_json({"report_version": 1, "tool": "certify.verify",
+                    "results": [dict(r.to_json(), kind="lower-bound") for r in reports], "skipped": []})
+    else:
+        for r in reports:
+            print(r.line(), file=sys.stdout if r.valid else sys.stderr)
+    return max((r.status for r in reports), default=EXIT_OK)
 
 
 def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
@@ -303,6 +353,12 @@ def register(sub) -> None:
     p.add_argument("--value", metavar="BOUND",
                    help="with one mixed-strategy certificate: check the weighted lower bound BOUND too and "
                    "say whether they meet at the game value (exit 0 proven, 1 a gap)")
+    p.add_argument("--part", metavar="PART", action="append",
+                   help="a part file of a split lower-bound proof (repeatable): the files given are its main files")
+    p.add_argument("--parts", metavar="DIR", action="append",
+                   help="a folder of part files (*.json, *.json.gz) of a split lower-bound proof")
+    p.add_argument("--jobs", type=positive, default=1, metavar="N",
+                   help="with parts: check the files in N processes (default 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_verify)
 
