@@ -94,8 +94,10 @@ MAX_META_DEPTH = verify.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _SHA = re.compile(r"[0-9a-f]{64}")
-#: Most steps in a part's root path (docs: "Parts of a proof").
+#: Most steps in a part's root path, and most distinct assumptions (lemma, set, depth) in a file
+#: (docs: "Parts of a proof").
 MAX_PATH = 100
+MAX_ASSUMPTIONS = 1_000_000
 _short, _what, _display = verify._short, verify._what, verify._display
 #: Most (guess, secret) pairs held at once while class sizes are counted (8 bytes each).
 BLOCK = 1 << 22
@@ -987,6 +989,9 @@ class _Proof:
         T = C if perm is None else self.game.image(_inverse(perm), C)
         sha, bound = ref
         at = (sha, digest(T), self.depth[i] + 1)
+        if at not in self.assumptions and len(self.assumptions) >= MAX_ASSUMPTIONS:
+            raise Invalid(f"{self.where(i)}: guess {self.game.codes[g]}, class {key}: more than "
+                          f"{MAX_ASSUMPTIONS} distinct lemma assumptions (the limit)")
         if at not in self.assumptions or self.assumptions[at][0] < bound:
             self.assumptions[at] = (bound, len(T), f"{self.where(i)}: guess {self.game.codes[g]}, class {key}")
 

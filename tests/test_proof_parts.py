@@ -408,3 +408,10 @@ def test_command_lines(tmp_path):
     # splitting into a folder that holds certificates is refused
     run = certify("split-proof", BOUNDS / "total-3x3.json", "--depth", "1", "-o", out)
     assert run.returncode == 2 and "already holds" in run.stderr
+
+
+def test_the_number_of_assumptions_is_limited(split44, monkeypatch):
+    main, parts = split44
+    monkeypatch.setattr(verify_bound, "MAX_ASSUMPTIONS", 3)
+    report = verify_bound.verdict_bytes(main, "main.json")
+    assert not report.valid and "distinct lemma assumptions (the limit)" in report.error
