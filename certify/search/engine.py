@@ -57,6 +57,12 @@ MAX_TRIES = 24
 #: Sets of at least this many secrets look for peg permutations too (smaller ones only for
 #: colour transpositions: the search is cheaper than the stabilizer there).
 NSYM = 10
+#: The nibble of each of 16 answers: its lowest bit, and its other three bits.
+ONES = np.uint64(0x1111111111111111)
+HIGH3 = np.uint64(0xEEEEEEEEEEEEEEEE)
+#: Sets of at most this many secrets take their guesses' class sizes guess by guess (a small
+#: array per guess), bigger ones secret by secret (one array row per guess).
+SMALLN = 32
 
 
 @njit(cache=True, nogil=True)
@@ -393,8 +399,50 @@ def orbit_reps(gsig, gtau, digits, pows, vindex):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
+def _packed(fbc, cands, n_codes):  # pragma: no cover
+    """W[g]: the class sizes of code g at S as 4-bit counters, counter f for (compact) answer f
+    (|S| < 16, at most 16 answers): one shift and add per (secret, code), the rows of S read in
+    order (the matrix is symmetric), a loop the compiler vectorizes."""
+    W = np.zeros(n_codes, dtype=np.uint64)
+    four = np.uint64(4)
+    for s in cands:
+        row = fbc[s]
+        for g in range(n_codes):
+            W[g] += np.uint64(1) << (np.uint64(row[g]) * four)
+    return W
+
+
+@njit(cache=True, nogil=True)
+def _packed_value(w, n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc):  # pragma: no cover
+    """(counting value, largest class or 0 when no test needs it) of a code whose classes at S
+    are the counters w, n = |S| <= b + 1. Every class then has at most b + 1 secrets, whose
+    counting total is 2c - 1: the value is mw (n + 2 (n - i) - k), k the non-empty non-winning
+    classes, i = 1 if the code is in S; with lexk, plus lexk per secret beyond the cap. The
+    largest class is read only where a test needs it: against a limit below n, or whether one
+    class holds all of S."""
+    winsh = np.uint64(4 * winc)
+    nonwin = ONES & ~(np.uint64(15) << winsh)
+    nz = (w | (w >> np.uint64(1)) | (w >> np.uint64(2)) | (w >> np.uint64(3))) & nonwin
+    kk = np.int64((nz * ONES) >> np.uint64(60))
+    inw = np.int64((w >> winsh) & np.uint64(15))
+    q = mw * (3 * n - 2 * inw - kk)
+    bg = 0
+    if lexk or (limit >= 0 and limit < n):
+        for f in range(n_fc):
+            if f != winc:
+                c = np.int64((w >> (np.uint64(f) * np.uint64(4))) & np.uint64(15))
+                if c > bg:
+                    bg = c
+                if lexk and c > 0:
+                    q += ccost(ctotal, ncap, mw, lexk, c, rc) - mw * (2 * c - 1)
+    elif kk == 1 and inw == 0:
+        bg = n  # one class: S itself
+    return q, bg
+
+
+@njit(cache=True, nogil=True)
 def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
-          pperms, pows, vindex, nsym, table, E, pool, st, cands, r, beta):  # pragma: no cover
+          pperms, pows, vindex, nsym, table, E, pool, st, cands, r, beta, fbc, n_fc, winc):  # pragma: no cover
     """T(cands, r) fail-soft against ``beta`` (r = -1: no limit). Memoised. The cost of a secret
     found at the l-th guess from here is mw * l, plus lexk when l = r (the last allowed)."""
     n = cands.shape[0]
@@ -417,6 +465,8 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
     st[NODES] += 1
     n_codes = fb.shape[0]
     sz = np.zeros(n_fb + 1, dtype=np.int64)
+    packed = False
+    W = np.zeros(1, dtype=np.uint64)
     # Small sets: 2n - 1 through a candidate that splits the others into singletons, else
     # at least 2n (every guess's counting value), reached by a code that splits S so.
     if n <= b + 1:
@@ -439,21 +489,29 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
         if small2 >= beta:
             _store(table, E, pool, st, cands, r, small2, 0, -1, small2)
             return small2
-        # Codes that split S into singletons: feedback bit sets, one row of the (symmetric)
-        # feedback matrix per secret, read in order (cheaper than a column per code).
-        seenb = np.zeros(n_codes, dtype=np.int64)
-        bad = np.zeros(n_codes, dtype=np.bool_)
-        for s in cands:
-            row = fb[s]
+        # Every code's class sizes as 4-bit counters in one word (n < 16, at most 16 answers):
+        # one shift and add per (secret, code), the n rows of the (symmetric) feedback matrix
+        # read in order. A code splits S into singletons when no counter exceeds 1.
+        if n < 16 and n_fc <= 16:
+            W = _packed(fbc, cands, n_codes)
             for g in range(n_codes):
-                bit = np.int64(1) << row[g]
-                if seenb[g] & bit:
-                    bad[g] = True
-                seenb[g] |= bit
-        for g in range(n_codes):
-            if not bad[g]:
-                _store(table, E, pool, st, cands, r, small2, 1, g, small2)
-                return small2
+                if W[g] & HIGH3 == 0:
+                    _store(table, E, pool, st, cands, r, small2, 1, g, small2)
+                    return small2
+            packed = True
+        else:
+            for g in range(n_codes):
+                seen = np.int64(0)
+                ok = True
+                for s in cands:
+                    bit = np.int64(1) << fb[s, g]
+                    if seen & bit:
+                        ok = False
+                        break
+                    seen |= bit
+                if ok:
+                    _store(table, E, pool, st, cands, r, small2, 1, g, small2)
+                    return small2
         sz[:] = 0
     st[FULL] += 1
     blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
@@ -480,20 +538,44 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
         m_all += 1
     # Class sizes of every guess at once: one row of the (symmetric) feedback matrix per
     # secret, read in order; the counting value grows with each secret added to a class.
-    cnt = np.zeros((m_all, n_fb), dtype=np.int32)
     qall = np.full(m_all, mw * n, dtype=np.int64)
     big = np.zeros(m_all, dtype=np.int32)
     dq = steps(dct, ncap, mw, lexk, n, rc)
-    for s in cands:
-        row = fb[s]
+    if packed:
         for j in range(m_all):
-            f = row[guesses[j]]
-            if f != win:
-                c = cnt[j, f] + 1
-                cnt[j, f] = c
-                qall[j] += dq[c]
-                if c > big[j]:
-                    big[j] = c
+            qall[j], big[j] = _packed_value(W[guesses[j]], n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc)
+    elif n <= SMALLN:
+        # Few secrets: guess by guess, its class sizes in one small array (cache resident),
+        # reading fb[s, g] from the n rows of S side by side.
+        loc = np.zeros(n_fb, dtype=np.int64)
+        for j in range(m_all):
+            g = guesses[j]
+            q = mw * n
+            bg = 0
+            for s in cands:
+                f = fb[s, g]
+                if f != win:
+                    c = loc[f] + 1
+                    loc[f] = c
+                    q += dq[c]
+                    if c > bg:
+                        bg = c
+            for s in cands:
+                loc[fb[s, g]] = 0
+            qall[j] = q
+            big[j] = bg
+    else:
+        cnt = np.zeros((m_all, n_fb), dtype=np.int32)
+        for s in cands:
+            row = fb[s]
+            for j in range(m_all):
+                f = row[guesses[j]]
+                if f != win:
+                    c = cnt[j, f] + 1
+                    cnt[j, f] = c
+                    qall[j] += dq[c]
+                    if c > big[j]:
+                        big[j] = c
     k = 0
     minq = INF  # the least counting value of a code not refuted by a class size (orbits share it)
     for j in range(m_all):
@@ -558,7 +640,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
             st[CHILDREN] += 1
             v = solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
                       pperms, pows, vindex, nsym, table, E, pool, st, part[start[f]:start[f] + m], rc,
-                      best - (acc - qc))
+                      best - (acc - qc), fbc, n_fc, winc)
             acc += v - qc
             if acc >= best:
                 break
@@ -579,7 +661,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
 @njit(cache=True, nogil=True)
 def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
                  pperms, pows, vindex, nsym,
-                 table, E, pool, cands, r, bound):  # pragma: no cover
+                 table, E, pool, cands, r, bound, fbc, n_fc, winc):  # pragma: no cover
     """The guess entries of the proof node (cands, bound) with r guesses left (-1: none).
 
     Every code whose counting value is below ``bound`` and that is the lowest of its orbit
@@ -617,7 +699,11 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     # Every code's counting value at once (rows of the symmetric matrix, read in order).
     qall = np.full(n_codes, mw * n, dtype=np.int64)
     bigall = np.zeros(n_codes, dtype=np.int32)
-    if not skip:
+    if not skip and n < 16 and n <= b + 1 and n_fc <= 16:
+        W = _packed(fbc, cands, n_codes)
+        for x in range(n_codes):
+            qall[x], bigall[x] = _packed_value(W[x], n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc)
+    elif not skip:
         dq = steps(dct, ncap, mw, lexk, n, rc)
         cnt = np.zeros((n_codes, n_fb), dtype=np.int32)
         for s in cands:
@@ -630,6 +716,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
                     qall[x] += dq[c]
                     if c > bigall[x]:
                         bigall[x] = c
+    if not skip:
         skip = True
         for x in range(n_codes):
             if qall[x] < bound:
@@ -810,7 +897,8 @@ def _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep): 
 
 @njit(cache=True, nogil=True)
 def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
-                  pperms, pows, vindex, nsym, table, E, pool, bpool, boff, brs, bbounds):  # pragma: no cover
+                  pperms, pows, vindex, nsym, table, E, pool, bpool, boff, brs, bbounds, fbc, n_fc,
+                  winc):  # pragma: no cover
     """:func:`node_entries` of many nodes in one call (node i: secrets bpool[boff[i]:boff[i+1]],
     r brs[i], bound bbounds[i]). Returns flat rows: per entry (node, code, kind, same_as code
     or -1), its permutation (pegs then colours; kind 0 only), per child (entry row, feedback,
@@ -839,7 +927,7 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors,
             continue
         codes, kinds, blk, children, cp, full, rep, psig, ptau = node_entries(
             fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
-            pperms, pows, vindex, nsym, table, E, pool, cands, brs[i], bbounds[i])
+            pperms, pows, vindex, nsym, table, E, pool, cands, brs[i], bbounds[i], fbc, n_fc, winc)
         base_row = len(r_code)
         base_pool = len(ch_pool)
         nblk[i] = blk
@@ -900,6 +988,14 @@ class Engine:
         self.fb = space.fb
         self.n_fb = int(space.n_fb)
         self.win = int(space.win)
+        # The feedbacks that occur, numbered 0..n_fc-1 (4 pegs: 14 of the 25 codes), for the
+        # 4-bit counters of small sets (at most 16 answers fit a word).
+        used = np.unique(self.fb)
+        lut = np.zeros(self.n_fb, dtype=np.uint8)
+        lut[used] = np.arange(len(used))
+        self.fbc = np.ascontiguousarray(lut[self.fb]) if len(used) <= 16 else np.zeros((1, 1), np.uint8)
+        self.n_fc = int(len(used))
+        self.winc = int(lut[self.win])
         self.b = int(count.b)
         self.ctotal = np.array([count.total(k) for k in range(n + 1)], dtype=np.int64)
         self.dct = np.diff(self.ctotal, prepend=0)
@@ -964,7 +1060,7 @@ class Engine:
             v = self._watched(solve, self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
                               self.mw, self.lexk, self.digits, self.colors, self.swaps, self.pa, self.pb,
                               self.mask, self.pperms, self.pows, self.vindex, self.nsym, self.table, self.E,
-                              self.pool, self.st, cands, rr, int(beta))
+                              self.pool, self.st, cands, rr, int(beta), self.fbc, self.n_fc, self.winc)
             if not self.st[OVERFLOW]:
                 return int(v)
             self._grow()
@@ -1013,14 +1109,16 @@ class Engine:
         return entries_batch(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
                              self.mw, self.lexk, self.digits, self.colors, self.swaps, self.pa, self.pb,
                              self.mask, self.pperms, self.pows, self.vindex, self.nsym, self.table, self.E,
-                             self.pool, bpool.astype(np.int64), boff, brs, bbounds)
+                             self.pool, bpool.astype(np.int64), boff, brs, bbounds, self.fbc, self.n_fc,
+                             self.winc)
 
     def entries(self, cands, r, bound):
         return node_entries(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
                             self.mw, self.lexk, self.digits,
                             self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
                             self.pows, self.vindex, self.nsym, self.table,
-                            self.E, self.pool, cands, -1 if r is None else int(r), int(bound))
+                            self.E, self.pool, cands, -1 if r is None else int(r), int(bound), self.fbc,
+                            self.n_fc, self.winc)
 
 
 def warm_up() -> None:
