@@ -298,6 +298,7 @@ class Game:
         at = self.digits.T  # at[i][s]: the colour of code s at peg i
         held = np.array([(self.digits == c).sum(axis=1) for c in range(colors)], np.int8)  # held[c][s]
         self.table = np.empty((n, n), np.uint8)
+        self.guess_index = np.arange(n)  # (intp: table[S] * n + guess_index is computed in intp)
         for g, d in enumerate(self.digits.tolist()):
             black = sum(at[i] == d[i] for i in range(pegs))
             both = sum(np.minimum(held[c], held[c][g]) for c in set(d))
@@ -339,15 +340,17 @@ class Game:
 
     def class_sizes(self, S) -> np.ndarray:
         """sizes[k, g] = #{s in S : feedback(g, s) is class k}, for every guess g (the win: k = b).
-        One bincount over the keys g * (b + 1) + class of the pairs (g, s), taken from the table's
-        rows s (= its columns), a block of secrets at a time (bounded memory); returned class by
-        class (each row contiguous: the sums and maxima over classes are then fast)."""
-        width = self.win + 1
-        key = np.arange(self.n) * width
-        step = max(1, BLOCK // self.n)
-        sizes = functools.reduce(np.add, (np.bincount((self.table[S[lo:lo + step]] + key).ravel(),
-                                                      minlength=self.n * width) for lo in range(0, len(S), step)))
-        return sizes.reshape(self.n, width).T.copy()
+        One bincount over the keys class * n + g of the pairs (g, s), taken from the table's rows s
+        (= its columns), a block of secrets at a time (bounded memory): class by class, each row
+        contiguous (the sums and maxima over classes are then fast), with no transposed copy."""
+        width, n = self.win + 1, self.n
+        step = max(1, BLOCK // n)
+        sizes = np.zeros(width * n, np.int64)
+        for lo in range(0, len(S), step):
+            keys = np.multiply(self.table[S[lo:lo + step]], n, dtype=np.intp)
+            keys += self.guess_index
+            sizes += np.bincount(keys.ravel(), minlength=width * n)
+        return sizes.reshape(width, n)
 
     def moved(self, perm, S) -> np.ndarray:
         """The indices of P(x) for the codes x of S (in S's order), P = (sigma, tau): code x goes
@@ -1233,13 +1236,25 @@ def combine(main: Report, parts=()) -> Report:
     by_sha: dict = {}
     for p in parts:
         by_sha.setdefault(p.sha256, p)  # the same bytes: the same verdict
+    # The least fixed point, as a worklist (time linear in the assumptions, not rounds x parts): a
+    # part is looked at once every part it names is accepted, and accepted if they meet all its
+    # assumptions (accepted parts never change, so a part refused then is refused for good).
     accepted: dict = {}
-    while True:  # the least fixed point
-        new = [p for sha, p in by_sha.items() if sha not in accepted
-               and all(a["lemma"] in accepted and _meets(accepted[a["lemma"]], p, a) is None for a in p.assumptions)]
-        if not new:
-            break
-        accepted.update((p.sha256, p) for p in new)
+    unmet = {sha: len({a["lemma"] for a in p.assumptions}) for sha, p in by_sha.items()}
+    waiting: dict = {}  # sha256 -> the parts that name it
+    for sha, p in by_sha.items():
+        for lemma in {a["lemma"] for a in p.assumptions}:
+            waiting.setdefault(lemma, []).append(sha)
+    ready = [sha for sha, count in unmet.items() if not count]
+    while ready:
+        sha = ready.pop()
+        p = by_sha[sha]
+        if all(_meets(accepted[a["lemma"]], p, a) is None for a in p.assumptions):
+            accepted[sha] = p
+            for user in waiting.get(sha, ()):
+                unmet[user] -= 1
+                if not unmet[user]:
+                    ready.append(user)
     for a in main.assumptions:
         if not (a["lemma"] in accepted and _meets(accepted[a["lemma"]], main, a) is None):
             return fail(EXIT_INVALID, _unmet(a, main, by_sha, accepted, len(parts)))
