@@ -1271,9 +1271,11 @@ def combine(main: Report, parts=()) -> Report:
 def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> str:
     """Why assumption ``a`` of ``user`` is not met: followed down through parts whose own
     assumptions are not met, to the first reason (a cycle is named as one)."""
-    seen, through = set(), ""
+    seen, through = set(), []
     while True:
-        head = (f"not proven: {through}{a['at']}: lemma {a['lemma'][:16]}... ({a['secrets']} secrets, "
+        shown = through if len(through) <= 16 else (  # a long chain: elided in the middle, as paths are
+            through[:8] + [f"[{len(through) - 12} more parts]"] + through[-4:])
+        head = (f"not proven: {''.join(f'{t}, ' for t in shown)}{a['at']}: lemma {a['lemma'][:16]}... ({a['secrets']} secrets, "
                 f"bound {a['bound']})")
         p = by_sha.get(a["lemma"])
         if p is None:
@@ -1289,7 +1291,8 @@ def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> s
             return f"{head}: part {p.file} leans on itself through lemmas (a cycle)"
         seen.add(p.sha256)
         a = next(b for b in p.assumptions if not (b["lemma"] in accepted and _meets(accepted[b["lemma"]], p, b) is None))
-        user, through = p, f"{through}part {p.file}, "
+        user = p
+        through.append(f"part {p.file}")
 
 
 def verdict_file(path, on_wait=None, progress=None) -> Report:
