@@ -737,8 +737,8 @@ def mutant(seed: int, k: int, small: bool = True):
                 try:
                     if getattr(a, rng.choices(funcs, weights)[0])():
                         break
-                except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-                    continue
+                except (KeyError, IndexError, TypeError, ValueError, AttributeError, bound_reference.Invalid):
+                    continue  # (a mutation that does not apply to this split)
     main, parts, _ = a.sp.serialize()
     rng.shuffle(parts)
     return name, main, parts, a.ops
