@@ -222,7 +222,7 @@ def blocks(cands, mask, swaps, pa, pb, colors):  # pragma: no cover
     return blk, rank, count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # called per code: no call overhead
 def canonical(digits, x, blk, rank, nxt, seen):  # pragma: no cover
     """Whether code x is the lowest of its orbit: each block's colours appear in x, in order
     of first appearance, as the block's lowest colours in increasing order."""
@@ -244,7 +244,7 @@ def canonical(digits, x, blk, rank, nxt, seen):  # pragma: no cover
     return ok
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # called per code: no call overhead
 def _image(digits, x, sig, tau, pows, vindex):  # pragma: no cover
     """The code (sig, tau)(x): colour tau[x[i]] on peg sig[i]."""
     v = 0
@@ -412,7 +412,7 @@ def _packed(fbc, cands, n_codes):  # pragma: no cover
     return W
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")  # called per code: no call overhead
 def _packed_value(w, n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc):  # pragma: no cover
     """(counting value, largest class or 0 when no test needs it) of a code whose classes at S
     are the counters w, n = |S| <= b + 1. Every class then has at most b + 1 secrets, whose
@@ -438,6 +438,35 @@ def _packed_value(w, n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc):  # pragm
     elif kk == 1 and inw == 0:
         bg = n  # one class: S itself
     return q, bg
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _stable_order(vals, k):  # pragma: no cover
+    """np.argsort(vals[:k], kind="mergesort"): by value, ties in index order. A counting sort
+    when the values span little more than k (small sets: their values lie between 2n and 3n),
+    else the merge sort."""
+    if k == 0:
+        return np.zeros(0, dtype=np.int64)
+    lo = vals[0]
+    hi = vals[0]
+    for i in range(k):
+        if vals[i] < lo:
+            lo = vals[i]
+        if vals[i] > hi:
+            hi = vals[i]
+    if hi - lo > 4 * k + 64:
+        return np.argsort(vals[:k], kind="mergesort")
+    at = np.zeros(hi - lo + 2, dtype=np.int64)
+    for i in range(k):
+        at[vals[i] - lo + 1] += 1
+    for v in range(hi - lo + 1):
+        at[v + 1] += at[v]
+    order = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        v = vals[i] - lo
+        order[at[v]] = i
+        at[v] += 1
+    return order
 
 
 @njit(cache=True, nogil=True)
@@ -593,7 +622,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
         guesses[k] = guesses[j]
         quick[k] = q
         k += 1
-    order = np.argsort(quick[:k], kind="mergesort")
+    order = _stable_order(quick, k)
     best = beta
     best_g = -1
     part = np.empty(n, dtype=cands.dtype)
