@@ -197,3 +197,24 @@ def test_a_build_freezes_what_the_start_up_imported(tmp_path):
             f"main(['build', 'knuth', '-q', '-o', {str(tmp_path / 'k.json')!r}]); print(gc.get_freeze_count())")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(out.stdout.split()[-1]) > 10000
+
+
+def test_a_build_starts_numba_without_importing_scipy_linalg(tmp_path):
+    """numba's BLAS probe would import scipy.linalg (0.27 s of every build's start-up, README,
+    Speed): the CLI hides it from that one import. The build is the same, and scipy.linalg still
+    imports afterwards (certify value needs it)."""
+    import subprocess
+    import sys
+
+    out_file = tmp_path / "o.json"
+    code = ("import sys; from certify.__main__ import main; "
+            f"rc = main(['build', 'optimal', '--pegs', '2', '--colors', '4', '-q', '-o', {str(out_file)!r}]); "
+            "print(rc, 'scipy.linalg' in sys.modules, 'numba.np.arraymath' in sys.modules); "
+            "import scipy.linalg, scipy.optimize; print(scipy.linalg.solve([[2.0]], [4.0])[0])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[-4:] == ["0", "False", "True", "2.0"]
+    assert '"total_guesses": 45' in out_file.read_text()
+    # the library itself leaves imports alone
+    code = "import sys, numba, numba.np.arraymath; print('scipy.linalg' in sys.modules)"
+    lib = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert lib.stdout.split() == ["True"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.abc
 import sys
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -36,15 +38,43 @@ def add_quiet(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")
 
 
-def freeze_startup(*modules: str) -> None:
-    """Import ``modules`` (numpy and numba come with them), then move every object made so far
-    out of the cyclic GC's reach (``gc.freeze``). The CLI owns its process and these ~150k
-    objects live as long as it does; left in, every full collection walked them all again.
-    Measured side by side (CPU, medians of 7 and 3): build optimal 4x6 with its proof
-    1.25 -> 0.98 s, build knuth 5x8 2.59 -> 2.33 s, build knuth 4x6 0.29 -> 0.25 s."""
-    import gc
-    import importlib
+class _HideSciPyLinalg(importlib.abc.MetaPathFinder):
+    """Makes ``import scipy.linalg`` (and its submodules) fail while it is on sys.meta_path."""
 
+    def find_spec(self, name, path=None, target=None):
+        if name == "scipy.linalg" or name.startswith("scipy.linalg."):
+            raise ImportError(f"{name} is hidden while numba starts (certify.commands.common)")
+        return None
+
+
+def import_numba() -> None:
+    """Import numba's array module without its BLAS probe. On import it checks for SciPy's BLAS
+    (for np.dot and np.linalg inside compiled code, which certify does not use); with SciPy
+    installed (``certify value`` needs it) that imports scipy.linalg and, through it, parts of
+    numpy.f2py and unittest: 0.27 s of every build's start-up here (python -X importtime). Hidden
+    from that one import, numba records "no BLAS"; scipy.linalg imports normally afterwards.
+    Only the CLI does this (it owns its process); the library leaves imports alone."""
+    if "numba.np.arraymath" in sys.modules or "scipy.linalg" in sys.modules:
+        return
+    hide = _HideSciPyLinalg()
+    sys.meta_path.insert(0, hide)
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        sys.meta_path.remove(hide)
+
+
+def freeze_startup(*modules: str) -> None:
+    """Import ``modules`` (numpy and numba come with them: numba through :func:`import_numba`),
+    then move every object made so far out of the cyclic GC's reach (``gc.freeze``). The CLI
+    owns its process and these ~150k objects live as long as it does; left in, every full
+    collection walked them all again. Measured side by side (CPU, medians of 7 and 3): build
+    optimal 4x6 with its proof 1.25 -> 0.98 s, build knuth 5x8 2.59 -> 2.33 s, build knuth 4x6
+    0.29 -> 0.25 s."""
+    import gc
+
+    if modules:
+        import_numba()
     for name in modules:
         importlib.import_module(name)
     gc.freeze()
