@@ -1,3 +1,4 @@
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -17,3 +18,13 @@ def run_cli(*args, input=None, cwd=None):
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@functools.lru_cache(maxsize=None)
+def checked_bound(path) -> "verify_bound.Report":
+    """The checker's report on a committed lower-bound proof, computed once per test process: several
+    tests look at the same big proofs (accepted, with its manifest's claims, meeting a strategy, the
+    valid base of its mutants); each used to run the whole check again. Reports are not changed."""
+    from certify import verify_bound
+
+    return verify_bound.check_file(str(path))
