@@ -1051,6 +1051,8 @@ def run_range(args):
         accepted, ref_valid, bad, error, ref_reason = judge(doc)
         counts["generated"] += 1
         counts["accepted" if accepted else "rejected"] += 1
+        for kind in {op.split()[0] for op in ops}:  # mutants that went through each kind of change
+            counts[f"op {kind}"] = counts.get(f"op {kind}", 0) + 1
         if accepted and bad:
             counts["false"] += 1
             group = name.split("/")[0]
