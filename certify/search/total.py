@@ -286,31 +286,37 @@ class TotalSearch:
             # Nodes are filled in the order they were met (the refs they make keep it); the
             # compiled search's nodes of a round are computed in one call.
             batch = writer.take_pending()
-            compiled = []
-            for key, cands, bound, depth in batch:
-                r = None if depth is None else self.max_guesses - depth
-                if not self._settled(cands, bound, r) and (cands.tobytes(), r) not in self.memo:
-                    compiled.append((cands, r, bound))
-            found = iter(self._compiled_entries(compiled, writer))
+            compiled, how = [], []
             for key, cands, bound, depth in batch:
                 r = None if depth is None else self.max_guesses - depth
                 if self._settled(cands, bound, r):
-                    guesses, blocks = {}, ()  # counting settles the node whole
+                    how.append(0)  # counting settles the node whole
                 elif (cands.tobytes(), r) in self.memo:
+                    how.append(1)  # a node searched here, above the compiled search
+                else:
+                    how.append(2)
+                    compiled.append((cands, r, bound))
+            make = self._compiled_entries(compiled, writer)
+            i = 0
+            for (key, cands, bound, depth), kind in zip(batch, how):
+                if kind == 0:
+                    guesses, blocks = {}, ()
+                elif kind == 1:
                     guesses, blocks = self._node_guesses(cands, bound, depth, writer)
                 else:
-                    guesses, blocks = next(found)(depth)
+                    guesses, blocks = make(i, depth)
+                    i += 1
                 writer.fill_key(key, bound, guesses, blocks)
 
     def _settled(self, cands, bound, r) -> bool:
         return self._quick(len(cands), r) >= bound or (r is not None and r <= 0)
 
-    def _compiled_entries(self, nodes, writer) -> list:
-        """For each node (cands, r, bound) the compiled search proved, a function of the node's
-        depth that makes its guess entries and interchangeable colours
-        (:func:`.engine.entries_batch`), refs in order."""
+    def _compiled_entries(self, nodes, writer):
+        """For the nodes (cands, r, bound) the compiled search proved, ``make(i, depth)``: node i's
+        guess entries and interchangeable colours at that depth (:func:`.engine.entries_batch`,
+        one compiled call for all), refs made in order."""
         if not nodes:
-            return []
+            return None
         sp = self.space
         rows, perms, kids, kpool, nblk = self.engine.entries_batch(nodes)
         p = sp.pegs
@@ -320,35 +326,30 @@ class TotalSearch:
         klo = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="left").tolist()
         khi = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="right").tolist()
         rows_l, perms_l, kids_l = rows.tolist(), perms.tolist(), kids.tolist()
-        texts, keys = sp.texts, sp.keys
+        texts, keys, ref = sp.texts, sp.keys, writer.ref
 
-        def maker(i):
-            cands, r, bound = nodes[i]
+        def make(i, depth):
+            child_depth = None if depth is None else depth + 1
+            out = {}
+            for j in range(lo[i], hi[i]):
+                _, x, kind, rep = rows_l[j]
+                if kind == 1:
+                    out[texts[x]] = {keys[f]: ref(kpool[start:start + size], b, child_depth)
+                                     for _, f, start, size, b in kids_l[klo[j]:khi[j]]}
+                elif kind == 0:
+                    perm = perms_l[j]
+                    out[texts[x]] = {"same_as": texts[rep],
+                                     "perm": {"colors": perm[p:], "pegs": perm[:p]}}
+                elif kind == 2:  # x does not split S: S again, bound - n
+                    cands, _, bound = nodes[i]
+                    f = int(sp.fb[x][cands[0]])
+                    out[texts[x]] = {keys[f]: ref(cands, bound - len(cands), None)}
+                else:  # pragma: no cover - a search bug
+                    raise AssertionError(f"the compiled search's proof fails at a node of "
+                                         f"{len(nodes[i][0])} secrets (kind {kind})")
+            return out, (_blocks(nblk[i].tolist()) if out else ())
 
-            def make(depth):
-                child_depth = None if depth is None else depth + 1
-                out = {}
-                for j in range(lo[i], hi[i]):
-                    _, x, kind, rep = rows_l[j]
-                    if kind == 1:
-                        refs = {}
-                        for _, f, start, size, b in kids_l[klo[j]:khi[j]]:
-                            refs[keys[f]] = writer.ref(kpool[start:start + size], b, child_depth)
-                        out[texts[x]] = refs
-                    elif kind == 0:
-                        perm = perms_l[j]
-                        out[texts[x]] = {"same_as": texts[rep],
-                                         "perm": {"colors": perm[p:], "pegs": perm[:p]}}
-                    elif kind == 2:  # x does not split S: S again, bound - n
-                        f = int(sp.fb[x][cands[0]])
-                        out[texts[x]] = {keys[f]: writer.ref(cands, bound - len(cands), None)}
-                    else:  # pragma: no cover - a search bug
-                        raise AssertionError(f"the compiled search's proof fails at a node of "
-                                             f"{len(cands)} secrets (kind {kind})")
-                return out, (_blocks(nblk[i].tolist()) if out else ())
-            return make
-
-        return [maker(i) for i in range(len(nodes))]
+        return make
 
     def _node_guesses(self, cands, bound, depth, writer) -> dict:
         sp = self.space
