@@ -124,7 +124,7 @@ def _verify_split(args) -> int:
     file checked by the trusted checker, in ``--jobs`` processes, and its combining step's verdict."""
     from .. import verify_bound
     from ..errors import CertifyError
-    from ..optimality import STRATEGY, compare
+    from ..optimality import STRATEGY
 
     parts = list(args.part or [])
     try:
@@ -142,16 +142,7 @@ def _verify_split(args) -> int:
         if not bound.valid:
             print(bound.line(), file=sys.stderr)
             return bound.status
-        result = compare(strategy, bound)
-        if args.json:
-            print_json({"report_version": 1, "tool": "certify.verify",
-                        "strategy": dict(strategy.to_json(), kind="strategy"),
-                        "bound": dict(bound.to_json(), kind="lower-bound"), "optimality": result})
-        else:
-            print(strategy.line())
-            print(bound.line())
-            print(result["text"])
-        return EXIT_OK if result["optimal"] else 1
+        return _show_optimal(strategy, bound, args.json)
     if args.max_guesses is not None:
         raise CertifyError("--max-guesses applies to strategy certificates; with --part/--parts the files "
                            "are lower-bound proofs (their claims say what they prove)")
@@ -183,14 +174,20 @@ def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
 
 def _optimal(files, bound_file: str, as_json: bool, max_guesses=None, quiet: bool = False) -> int:
     from ..errors import CertifyError
-    from ..optimality import compare
+    from ..optimality import LOWER_BOUND, STRATEGY
 
     if len(files) != 1:
         raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(files)} files")
-    from ..optimality import LOWER_BOUND, STRATEGY
 
     strategy = _checked(files[0], STRATEGY, max_guesses, quiet)
     bound = _checked(bound_file, LOWER_BOUND, quiet=quiet)
+    return _show_optimal(strategy, bound, as_json)
+
+
+def _show_optimal(strategy, bound, as_json: bool) -> int:
+    """The strategy's and the bound's verdicts and their comparison: exit 0 when optimal."""
+    from ..optimality import compare
+
     result = compare(strategy, bound)
     if as_json:
         print_json({"report_version": 1, "tool": "certify.verify",
