@@ -441,6 +441,64 @@ def _packed_value(w, n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc):  # pragm
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _packs(n, b, n_fc):  # pragma: no cover
+    """Whether a set of n secrets takes the 4-bit counters of :func:`_packed`: at most b + 1
+    secrets (a class's counting total is then 2c - 1), fewer than 16 (a counter's range), at
+    most 16 answers (a word's)."""
+    return n <= b + 1 and n < 16 and n_fc <= 16
+
+
+@njit(cache=True, nogil=True)
+def _counting_values(fb, n_fb, win, dct, W, cands, guesses, m, mw, lexk, ctotal, ncap, rc, limit, n_fc,
+                     winc):  # pragma: no cover
+    """(qall, big): each of guesses[:m]'s counting value at S = cands and its largest
+    non-winning class (or 0 where no test needs it, with ``W``), rc guesses left after it.
+    From the 4-bit counters W when S has them (an empty W: it has not); else, for a few secrets,
+    guess by guess with its class sizes in one small array (cache resident), reading fb[s, g]
+    from the n rows of S side by side; else one row of the (symmetric) feedback matrix per
+    secret, read in order, the counting value growing with each secret added to a class."""
+    n = cands.shape[0]
+    qall = np.full(m, mw * n, dtype=np.int64)
+    big = np.zeros(m, dtype=np.int32)
+    if W.shape[0] > 0:
+        for j in range(m):
+            qall[j], big[j] = _packed_value(W[guesses[j]], n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc)
+        return qall, big
+    dq = steps(dct, ncap, mw, lexk, n, rc)
+    if n <= SMALLN:
+        loc = np.zeros(n_fb, dtype=np.int64)
+        for j in range(m):
+            g = guesses[j]
+            q = mw * n
+            bg = 0
+            for s in cands:
+                f = fb[s, g]
+                if f != win:
+                    c = loc[f] + 1
+                    loc[f] = c
+                    q += dq[c]
+                    if c > bg:
+                        bg = c
+            for s in cands:
+                loc[fb[s, g]] = 0
+            qall[j] = q
+            big[j] = bg
+        return qall, big
+    cnt = np.zeros((m, n_fb), dtype=np.int32)
+    for s in cands:
+        row = fb[s]
+        for j in range(m):
+            f = row[guesses[j]]
+            if f != win:
+                c = cnt[j, f] + 1
+                cnt[j, f] = c
+                qall[j] += dq[c]
+                if c > big[j]:
+                    big[j] = c
+    return qall, big
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _stable_order(vals, k):  # pragma: no cover
     """np.argsort(vals[:k], kind="mergesort"): by value, ties in index order. A counting sort
     when the values span little more than k (small sets: their values lie between 2n and 3n),
@@ -494,8 +552,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
     st[NODES] += 1
     n_codes = fb.shape[0]
     sz = np.zeros(n_fb + 1, dtype=np.int64)
-    packed = False
-    W = np.zeros(1, dtype=np.uint64)
+    W = np.zeros(0, dtype=np.uint64)  # the 4-bit counters of a small set (_packs), else empty
     # Small sets: 2n - 1 through a candidate that splits the others into singletons, else
     # at least 2n (every guess's counting value), reached by a code that splits S so.
     if n <= b + 1:
@@ -521,13 +578,12 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
         # Every code's class sizes as 4-bit counters in one word (n < 16, at most 16 answers):
         # one shift and add per (secret, code), the n rows of the (symmetric) feedback matrix
         # read in order. A code splits S into singletons when no counter exceeds 1.
-        if n < 16 and n_fc <= 16:
+        if _packs(n, b, n_fc):
             W = _packed(fbc, cands, n_codes)
             for g in range(n_codes):
                 if W[g] & HIGH3 == 0:
                     _store(table, E, pool, st, cands, r, small2, 1, g, small2)
                     return small2
-            packed = True
         else:
             for g in range(n_codes):
                 seen = np.int64(0)
@@ -565,46 +621,8 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
             continue
         guesses[m_all] = g
         m_all += 1
-    # Class sizes of every guess at once: one row of the (symmetric) feedback matrix per
-    # secret, read in order; the counting value grows with each secret added to a class.
-    qall = np.full(m_all, mw * n, dtype=np.int64)
-    big = np.zeros(m_all, dtype=np.int32)
-    dq = steps(dct, ncap, mw, lexk, n, rc)
-    if packed:
-        for j in range(m_all):
-            qall[j], big[j] = _packed_value(W[guesses[j]], n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc)
-    elif n <= SMALLN:
-        # Few secrets: guess by guess, its class sizes in one small array (cache resident),
-        # reading fb[s, g] from the n rows of S side by side.
-        loc = np.zeros(n_fb, dtype=np.int64)
-        for j in range(m_all):
-            g = guesses[j]
-            q = mw * n
-            bg = 0
-            for s in cands:
-                f = fb[s, g]
-                if f != win:
-                    c = loc[f] + 1
-                    loc[f] = c
-                    q += dq[c]
-                    if c > bg:
-                        bg = c
-            for s in cands:
-                loc[fb[s, g]] = 0
-            qall[j] = q
-            big[j] = bg
-    else:
-        cnt = np.zeros((m_all, n_fb), dtype=np.int32)
-        for s in cands:
-            row = fb[s]
-            for j in range(m_all):
-                f = row[guesses[j]]
-                if f != win:
-                    c = cnt[j, f] + 1
-                    cnt[j, f] = c
-                    qall[j] += dq[c]
-                    if c > big[j]:
-                        big[j] = c
+    qall, big = _counting_values(fb, n_fb, win, dct, W, cands, guesses, m_all, mw, lexk, ctotal, ncap, rc,
+                                 limit, n_fc, winc)
     k = 0
     minq = INF  # the least counting value of a code not refuted by a class size (orbits share it)
     for j in range(m_all):
@@ -725,27 +743,13 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     # A small set proven at 2n (no candidate splits it into singletons): every guess
     # costs 2n or more by counting, nothing to write.
     skip = known or (n <= b + 1 and bound <= small_costs(mw, lexk, n, r)[1])
-    # Every code's counting value at once (rows of the symmetric matrix, read in order).
-    qall = np.full(n_codes, mw * n, dtype=np.int64)
-    bigall = np.zeros(n_codes, dtype=np.int32)
-    if not skip and n < 16 and n <= b + 1 and n_fc <= 16:
-        W = _packed(fbc, cands, n_codes)
-        for x in range(n_codes):
-            qall[x], bigall[x] = _packed_value(W[x], n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc)
-    elif not skip:
-        dq = steps(dct, ncap, mw, lexk, n, rc)
-        cnt = np.zeros((n_codes, n_fb), dtype=np.int32)
-        for s in cands:
-            row = fb[s]
-            for x in range(n_codes):
-                f = row[x]
-                if f != win:
-                    c = cnt[x, f] + 1
-                    cnt[x, f] = c
-                    qall[x] += dq[c]
-                    if c > bigall[x]:
-                        bigall[x] = c
+    # Every code's counting value at once (:func:`_counting_values`).
+    qall = np.zeros(0, dtype=np.int64)
+    bigall = np.zeros(0, dtype=np.int32)
     if not skip:
+        W = _packed(fbc, cands, n_codes) if _packs(n, b, n_fc) else np.zeros(0, dtype=np.uint64)
+        qall, bigall = _counting_values(fb, n_fb, win, dct, W, cands, np.arange(n_codes), n_codes, mw, lexk,
+                                        ctotal, ncap, rc, limit, n_fc, winc)
         skip = True
         for x in range(n_codes):
             if qall[x] < bound:
