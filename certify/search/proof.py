@@ -1,17 +1,27 @@
 """Lower-bound certificates (docs/lower-bound-format.md): nodes, references, bytes.
 
-The writer hands out a :class:`Ref` per (candidate set, bound[, depth]) node; nodes are laid
-out at the end so that every reference points forward: lower depth first (proofs with
+The writer numbers each (candidate set, bound[, depth]) node in the order it is met; nodes are
+laid out at the end so that every reference points forward: lower depth first (proofs with
 max_guesses, where a child is one guess deeper), then bigger sets, then (same set) the higher
 bound, then the order in which they were met. Elsewhere a child is a subset of its parent (a
 class of it), with a lower bound when it is the very same set, so the order is a topological
 one.
+
+Memory (4x7's proof has 292,712 nodes): a node is a key (its set, 2 bytes a code, and its
+bound and depth in one bytes object) and its body, serialised as soon as it is filled, each
+reference in it a placeholder ``"@<number met>"`` (no string of a proof holds an @) that the
+layout replaces by the node's number in the document. The document's nodes are one JSON array
+(:class:`Nodes`), which :func:`dumps` writes as it is.
 """
 
 from __future__ import annotations
 
+import re
+import struct
+from array import array
 from collections import deque
 
+import numpy as np
 import orjson
 
 from .. import __version__
@@ -19,57 +29,161 @@ from .. import __version__
 FORMAT = "mastermind-lower-bound-certificate"
 VERSION = 1
 
+#: A reference in a body before the layout: "@" and the number of the node in meeting order.
+_PLACEHOLDER = re.compile(rb'"@(\d+)"')
+#: A key's head: the node's bound and depth (-1: none), then its set.
+_HEAD = struct.Struct("<qb")
 
-class Ref:
-    """A reference to a node, numbered when the document is laid out."""
 
-    __slots__ = ("index", "order")
+def placeholder(number: int) -> str:
+    """The reference to the node met ``number``-th, until the layout numbers it."""
+    return f"@{number}"
 
-    def __init__(self, order) -> None:
-        self.order = order
-        self.index = None
+
+class Nodes:
+    """The nodes of a document: one JSON array, compact, keys sorted. Read as a list of dicts
+    (parsed on demand; for small proofs), written by :func:`dumps` as it is."""
+
+    __slots__ = ("data", "count")
+
+    def __init__(self, data: bytes, count: int) -> None:
+        self.data = data
+        self.count = count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self):
+        return iter(orjson.loads(self.data))
+
+    def __getitem__(self, i):
+        return orjson.loads(self.data)[i]
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Nodes):
+            return self.data == other.data
+        return isinstance(other, list) and orjson.loads(self.data) == other
+
+    __hash__ = None
+
+
+class _Refs:
+    """``writer.refs[key]``: the reference to a node already met."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self, ids) -> None:
+        self.ids = ids
+
+    def __getitem__(self, key) -> str:
+        return placeholder(self.ids[key])
+
+    def __contains__(self, key) -> bool:
+        return key in self.ids
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+class _Bodies:
+    """``writer.bodies[key] = body``: a node's body (a dict, references as placeholders)."""
+
+    __slots__ = ("writer",)
+
+    def __init__(self, writer) -> None:
+        self.writer = writer
+
+    def __setitem__(self, key, body: dict) -> None:
+        w = self.writer
+        w._set(w.ids[key], body)
+
+    def __len__(self) -> int:
+        return self.writer.node_count
 
 
 class ProofWriter:
     def __init__(self, space, claims: dict) -> None:
         self.space = space
         self.claims = claims
-        self.refs: dict = {}  # key -> Ref
-        self.bodies: dict = {}  # key -> node dict
-        self.pending: deque = deque()
+        # A set's codes take 2 bytes each in a key (4 beyond 65,536 codes).
+        self.dtype = np.dtype(np.uint16 if space.n <= 1 << 16 else np.int32)
+        self.ids: dict = {}  # key -> number met
+        self.keys: list = []  # number met -> key
+        # number met -> what lays it out: (depth or 0, -size, -bound)
+        self.depths = array("q")
+        self.sizes = array("q")
+        self.bounds = array("q")
+        self.body: list = []  # number met -> body bytes (None until filled)
+        self.filled = 0
+        self.pending: deque = deque()  # numbers met, not yet filled
         self._current = None
 
-    def key(self, cands, bound, depth=None):
-        return (cands.tobytes(), bound, depth)
+    # -- keys and references -------------------------------------------------------------
 
-    def root(self, cands, bound, depth=None) -> Ref:
+    def key(self, cands, bound, depth=None) -> bytes:
+        return _HEAD.pack(bound, -1 if depth is None else depth) + cands.astype(self.dtype).tobytes()
+
+    def root(self, cands, bound, depth=None) -> str:
         return self.ref(cands, bound, depth)
 
-    def ref(self, cands, bound: int, depth=None) -> Ref:
+    def ref(self, cands, bound: int, depth=None) -> str:
         """The reference to node (cands, bound[, depth]), queued for filling if new."""
-        key = self.key(cands, bound, depth)
-        found = self.refs.get(key)
+        return self.ref_raw(cands.astype(self.dtype).tobytes(), len(cands), bound, depth)
+
+    def ref_raw(self, raw: bytes, size: int, bound: int, depth=None) -> str:
+        """:meth:`ref` of a set given as its key bytes (``raw``: its codes in :attr:`dtype`)."""
+        key = _HEAD.pack(bound, -1 if depth is None else depth) + raw
+        found = self.ids.get(key)
         if found is None:
-            found = self.refs[key] = Ref((0 if depth is None else depth, -len(cands), -bound,
-                                          len(self.refs)))
-            self.pending.append((key, cands, bound, depth))
-        return found
+            found = self._new(key, 0 if depth is None else depth, size, bound)
+            self.pending.append(found)
+        return f"@{found}"
+
+    def _new(self, key, depth, size, bound) -> int:
+        number = self.ids[key] = len(self.keys)
+        self.keys.append(key)
+        self.depths.append(depth)
+        self.sizes.append(size)
+        self.bounds.append(bound)
+        self.body.append(None)
+        return number
+
+    def _node(self, number):
+        """(key, cands, bound, depth) of the node met ``number``-th."""
+        key = self.keys[number]
+        bound, depth = _HEAD.unpack_from(key)
+        cands = np.frombuffer(key, self.dtype, offset=_HEAD.size).astype(np.int64)
+        return key, cands, bound, None if depth < 0 else depth
+
+    @property
+    def refs(self) -> _Refs:
+        return _Refs(self.ids)
+
+    @property
+    def bodies(self) -> _Bodies:
+        return _Bodies(self)
+
+    # -- filling -------------------------------------------------------------------------
 
     def next_pending(self):
-        key, cands, bound, depth = self.pending.popleft()
-        self._current = (key, bound)
+        key, cands, bound, depth = self._node(self.pending.popleft())
+        self._current = key
         return (cands, bound) if depth is None else (cands, bound, depth)
 
     def next_pending_full(self):
         """(cands, bound, depth) of the next node to fill."""
-        key, cands, bound, depth = self.pending.popleft()
-        self._current = (key, bound)
+        key, cands, bound, depth = self._node(self.pending.popleft())
+        self._current = key
         return cands, bound, depth
 
-    def take_pending(self) -> list:
-        """Every node waiting to be filled: [(key, cands, bound, depth)], in order."""
-        out = list(self.pending)
-        self.pending.clear()
+    def take_pending(self, limit: int | None = None, codes: int | None = None) -> list:
+        """The nodes waiting to be filled, in order: [(key, cands, bound, depth)]; at most
+        ``limit`` of them, and no more once their sets hold ``codes`` codes in all."""
+        pending, out, held = self.pending, [], 0
+        while pending and (limit is None or len(out) < limit) and (codes is None or held < codes):
+            number = pending.popleft()
+            out.append(self._node(number))
+            held += self.sizes[number]
         return out
 
     def fill_key(self, key, bound: int, guesses: dict, blocks=()) -> None:
@@ -80,12 +194,19 @@ class ProofWriter:
             body["guesses"] = guesses
         if blocks:
             body["interchangeable"] = [list(b) for b in blocks]
-        self.bodies[key] = body
+        self._set(self.ids[key], body)
 
     def fill(self, guesses: dict) -> None:
-        key, bound = self._current
+        key = self._current
+        bound = _HEAD.unpack_from(key)[0]
         # A node that counting settles whole has no entries: "guesses" is left out.
-        self.bodies[key] = {"bound": bound, "guesses": guesses} if guesses else {"bound": bound}
+        self._set(self.ids[key], {"bound": bound, "guesses": guesses} if guesses else {"bound": bound})
+
+    def _set(self, number: int, body: dict) -> None:
+        if self.body[number] is None:
+            self.filled += 1
+        # (a copy: orjson's bytes keep the 4 KiB or more it wrote them into)
+        self.body[number] = memoryview(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).tobytes()
 
     def perm_json(self, perm) -> dict:
         pegs, colors = perm
@@ -93,30 +214,68 @@ class ProofWriter:
 
     @property
     def node_count(self) -> int:
-        return len(self.bodies)
+        return self.filled
 
-    def extra(self, key, order) -> Ref:
+    def extra(self, key, order) -> str:
         """A node filled by the caller (``bodies[key]``), laid out by ``order``: (depth or 0,
-        -size, -bound) and the order met, as :meth:`ref` makes them."""
-        ref = self.refs[key] = Ref(tuple(order) + (len(self.refs),))
-        return ref
+        -size, -bound), after those met before it, as :meth:`ref` makes them."""
+        depth, size, bound = order
+        return placeholder(self._new(key, depth, -size, -bound))
 
-    def laid_out(self) -> list:
-        """[(key, body)] in document order, every reference numbered."""
-        order = sorted(self.refs, key=lambda k: self.refs[k].order)
-        for i, key in enumerate(order):
-            self.refs[key].index = i
-        return [(key, self.bodies[key]) for key in order]
+    # -- layout --------------------------------------------------------------------------
+
+    def order(self):
+        """The numbers met, in document order, and each one's number in the document."""
+        met = np.arange(len(self.keys), dtype=np.int64)
+        order = np.lexsort((met, -np.asarray(self.bounds), -np.asarray(self.sizes),
+                            np.asarray(self.depths)))
+        index = np.empty_like(order)
+        index[order] = met
+        return order, index
+
+    def laid_out(self, consume: bool = False):
+        """(number met, body bytes with references numbered), in document order. ``consume``:
+        each body is dropped as it is given."""
+        order, index = self.order()
+        index = array("q", index.tobytes())  # (an array indexes faster than numpy, per item)
+
+        def number(m):
+            return b"%d" % index[int(m[1])]
+
+        body, sub = self.body, _PLACEHOLDER.sub
+        for i in order.tolist():
+            b = body[i]
+            if b is None:  # pragma: no cover - a writer bug
+                raise AssertionError("a node of the proof was never filled")
+            if consume:
+                body[i] = None
+            yield i, (sub(number, b) if b"@" in b else b)
+
+    def nodes(self) -> Nodes:
+        """The document's nodes (the bodies are dropped: the writer is spent)."""
+        count = len(self.keys)
+        data = b"[" + b",".join(b for _, b in self.laid_out(consume=True)) + b"]"
+        return Nodes(data, count)
+
+    def below(self):
+        """[(depth, size, bound, body, set's key bytes)] in document order, bodies parsed (for
+        :meth:`.total.TotalSearch.prove_below`)."""
+        out = []
+        for i, b in self.laid_out():
+            key = self.keys[i]
+            bound, depth = _HEAD.unpack_from(key)
+            out.append((None if depth < 0 else depth, self.sizes[i], bound, orjson.loads(b),
+                        np.frombuffer(key, self.dtype, offset=_HEAD.size).astype(np.int64).tobytes()))
+        return out
 
     def document(self, comment: str | None = None) -> dict:
-        nodes = [body for _, body in self.laid_out()]
         doc = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.space.game.to_json(),
             "claims": self.claims,
             "generator": {"name": "certify", "version": __version__},
-            "nodes": nodes,
+            "nodes": self.nodes(),
         }
         if comment:
             doc["comment"] = comment
@@ -138,8 +297,8 @@ def renumbered(body: dict, number) -> dict:
 
 
 def _default(obj):
-    if isinstance(obj, Ref):
-        return obj.index
+    if isinstance(obj, Nodes):
+        return orjson.Fragment(obj.data)
     raise TypeError(type(obj).__name__)
 
 

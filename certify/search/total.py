@@ -47,7 +47,7 @@ from ..errors import CertifyError, Infeasible
 from .counting import Counting
 from .engine import Engine
 from .kernel import class_sizes
-from .proof import ProofWriter, renumbered
+from .proof import ProofWriter
 from .space import Space
 from .symmetry import Alike
 
@@ -278,8 +278,8 @@ class TotalSearch:
         writer = ProofWriter(self.space, {})
         writer.root(np.ascontiguousarray(cands, dtype=np.int64), bound, depth)
         self._fill(writer)
-        return [(key[2], len(key[0]) // 8, key[1], renumbered(body, lambda ref: ref.index),
-                 blake2b(key[0], digest_size=16).digest()) for key, body in writer.laid_out()]
+        return [(d, size, b, body, blake2b(codes, digest_size=16).digest())
+                for d, size, b, body, codes in writer.below()]
 
     def _fill(self, writer) -> None:
         while writer.pending:
@@ -326,7 +326,9 @@ class TotalSearch:
         klo = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="left").tolist()
         khi = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="right").tolist()
         rows_l, perms_l, kids_l = rows.tolist(), perms.tolist(), kids.tolist()
-        texts, keys, ref = sp.texts, sp.keys, writer.ref
+        texts, keys, ref, ref_raw = sp.texts, sp.keys, writer.ref, writer.ref_raw
+        w = writer.dtype.itemsize
+        kbytes = kpool.astype(writer.dtype).tobytes()  # the children's sets as the writer keys them
 
         def make(i, depth):
             child_depth = None if depth is None else depth + 1
@@ -334,7 +336,8 @@ class TotalSearch:
             for j in range(lo[i], hi[i]):
                 _, x, kind, rep = rows_l[j]
                 if kind == 1:
-                    out[texts[x]] = {keys[f]: ref(kpool[start:start + size], b, child_depth)
+                    out[texts[x]] = {keys[f]: ref_raw(kbytes[start * w:(start + size) * w], size, b,
+                                                      child_depth)
                                      for _, f, start, size, b in kids_l[klo[j]:khi[j]]}
                 elif kind == 0:
                     perm = perms_l[j]
