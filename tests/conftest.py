@@ -28,3 +28,22 @@ def checked_bound(path) -> "verify_bound.Report":
     from certify import verify_bound
 
     return verify_bound.check_file(str(path))
+
+
+def bound_corpus():
+    """tests/data/bounds/make_corpus.py, loaded once per test process: its proofs (lru_cache'd, shared:
+    copied before any change) take ~12 s CPU to write, mostly total-3x5-norep-interchangeable, and
+    three test files each loaded their own copy and wrote them all again."""
+    name = "make_bound_corpus"
+    if name not in sys.modules:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / "data" / "bounds" / "make_corpus.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return sys.modules[name]

@@ -4,7 +4,6 @@ expected.json; in-process, and as a standalone script in a subprocess (all files
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import subprocess
@@ -17,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from certify import verify_bound
+from conftest import bound_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "bounds"
@@ -37,9 +37,7 @@ def _run(path: Path):
 
 
 def test_corpus_is_exactly_what_the_generator_makes():
-    spec = importlib.util.spec_from_file_location("make_bound_corpus", DATA / "make_corpus.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = bound_corpus()  # the same generator, its proofs written once for the session
     wanted = module.render(*module.corpus())
     have = module.committed()
     assert sorted(wanted) == sorted(have), "run: python tests/data/bounds/make_corpus.py"

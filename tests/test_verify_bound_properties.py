@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -18,11 +17,10 @@ from hypothesis import strategies as st
 import numpy as np
 
 from certify import verify, verify_bound
+from conftest import bound_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("make_bound_corpus", ROOT / "tests/data/bounds/make_corpus.py")
-corpus = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(corpus)
+corpus = bound_corpus()  # loaded once per session (conftest)
 
 # Games of at most 27 codes (pegs, colors, repetition).
 GAMES = [(1, 2, True), (1, 4, True), (2, 2, True), (2, 3, True), (2, 4, True), (3, 2, True), (3, 3, True),
