@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import itertools
 import json
 import subprocess
@@ -27,6 +28,7 @@ from certify import verify, verify_bound, verify_mixed
 from certify.commands.value import compare_value
 from certify.search.weighted import Solver, Space
 from certify.value import exact_game, game_value, mixed_document
+from conftest import checked_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 VALUES = ROOT / "certificates" / "value"
@@ -349,12 +351,19 @@ def test_certificates_are_committed():
     assert len(PAIRS) >= 15
 
 
+@functools.lru_cache(maxsize=None)
+def checked_mixed(path: str) -> verify_mixed.Report:
+    """The mixed checker's report on a committed codebreaker file, once per test process (the 4x6 pair,
+    8 s to check, is looked at by two tests). Reports are not changed."""
+    return verify_mixed.check_file(path)
+
+
 @pytest.mark.parametrize("breaker", PAIRS, ids=lambda p: p.name.replace("-codebreaker.json", ""))
 def test_every_committed_pair_proves_its_value(breaker):
     maker = breaker.with_name(breaker.name.replace("codebreaker", "codemaker"))
     assert maker.stat().st_size < 200_000  # (every pair is checked here: small enough)
-    mixed = verify_mixed.check_file(str(breaker))
-    bound = verify_bound.check_file(str(maker))
+    mixed = checked_mixed(str(breaker))
+    bound = checked_bound(str(maker))
     assert mixed.valid, mixed.error
     assert bound.valid, bound.error
     assert compare_value(mixed, bound)["proven"]
@@ -364,8 +373,8 @@ def test_4x6_the_claimed_value_5600_over_1290_is_proven_from_both_sides():
     """The claim of the literature: the codemaker plays uniformly over the 1290 codes that are not
     one colour; the codebreaker's mixture of trees (found by the compiled weighted search) averages
     at most 5600/1290 against every secret, the one-colour ones included."""
-    mixed = verify_mixed.check_file(str(VALUES / "value-4x6-codebreaker.json.gz"))
-    bound = verify_bound.check_file(str(VALUES / "value-4x6-codemaker.json.gz"))
+    mixed = checked_mixed(str(VALUES / "value-4x6-codebreaker.json.gz"))
+    bound = checked_bound(str(VALUES / "value-4x6-codemaker.json.gz"))
     assert mixed.valid and bound.valid
     assert bound.claims["total"] == 5600 and bound.weight_sum == 1290 and bound.support == 1290
     assert bound.claims["weights"] == {"0000": 0, "0001": 1, "0011": 1, "0012": 1, "0123": 1}
