@@ -20,14 +20,19 @@ def cli():
     return run_cli
 
 
-@functools.lru_cache(maxsize=None)
 def checked_bound(path) -> "verify_bound.Report":
     """The checker's report on a committed lower-bound proof, computed once per test process: several
     tests look at the same big proofs (accepted, with its manifest's claims, meeting a strategy, the
-    valid base of its mutants); each used to run the whole check again. Reports are not changed."""
+    valid base of its mutants, the whole file a split must prove the same as); each used to run the
+    whole check again. Reports are not changed. A str and a Path of the same file share the report."""
+    return _checked_bound(str(path))
+
+
+@functools.lru_cache(maxsize=None)
+def _checked_bound(path: str) -> "verify_bound.Report":
     from certify import verify_bound
 
-    return verify_bound.check_file(str(path))
+    return verify_bound.check_file(path)
 
 
 def bound_corpus():

@@ -18,6 +18,7 @@ import pytest
 
 from certify import verify, verify_bound
 from certify.proofparts import split, write_split
+from conftest import checked_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDS = ROOT / "certificates" / "bounds"
@@ -52,7 +53,7 @@ def combined(main: bytes, parts) -> verify_bound.Report:
 
 
 def whole(path: Path) -> verify_bound.Report:
-    report = verify_bound.check_file(str(path))
+    report = checked_bound(path)  # committed proofs: the report test_verify_bound_committed also uses
     assert report.valid, report.error
     return report
 
