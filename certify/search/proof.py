@@ -16,6 +16,7 @@ layout replaces by the node's number in the document. The document's nodes are o
 
 from __future__ import annotations
 
+import io
 import re
 import struct
 from array import array
@@ -226,7 +227,7 @@ class ProofWriter:
 
     def order(self):
         """The numbers met, in document order, and each one's number in the document."""
-        met = np.arange(len(self.keys), dtype=np.int64)
+        met = np.arange(len(self.body), dtype=np.int64)
         order = np.lexsort((met, -np.asarray(self.bounds), -np.asarray(self.sizes),
                             np.asarray(self.depths)))
         index = np.empty_like(order)
@@ -252,10 +253,18 @@ class ProofWriter:
             yield i, (sub(number, b) if b"@" in b else b)
 
     def nodes(self) -> Nodes:
-        """The document's nodes (the bodies are dropped: the writer is spent)."""
+        """The document's nodes. The writer is spent: its keys go first, then each body once
+        written, into one buffer (no list of the written bodies, no copy to join them)."""
         count = len(self.keys)
-        data = b"[" + b",".join(b for _, b in self.laid_out(consume=True)) + b"]"
-        return Nodes(data, count)
+        self.ids, self.keys = {}, []
+        out = io.BytesIO()
+        out.write(b"[")
+        for _, b in self.laid_out(consume=True):
+            if out.tell() > 1:
+                out.write(b",")
+            out.write(b)
+        out.write(b"]")
+        return Nodes(out.getvalue(), count)
 
     def below(self):
         """[(depth, size, bound, body, set's key bytes)] in document order, bodies parsed (for
@@ -304,4 +313,4 @@ def _default(obj):
 
 def dumps(doc: dict) -> bytes:
     """Compact JSON with sorted keys: the same document always gives the same bytes."""
-    return orjson.dumps(doc, default=_default, option=orjson.OPT_SORT_KEYS) + b"\n"
+    return orjson.dumps(doc, default=_default, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)

@@ -59,6 +59,9 @@ INFEASIBLE = 10**9
 #: Nodes above this depth are searched here with the whole stabilizer (:mod:`.symmetry`);
 #: below, by the compiled search (:mod:`.engine`). The tests also run 2.
 TOP = 0
+#: The proof's nodes are filled in batches of at most this many nodes, or codes in their sets.
+BATCH_NODES = 4096
+BATCH_CODES = 8192
 
 
 class Entry:
@@ -284,8 +287,10 @@ class TotalSearch:
     def _fill(self, writer) -> None:
         while writer.pending:
             # Nodes are filled in the order they were met (the refs they make keep it); the
-            # compiled search's nodes of a round are computed in one call.
-            batch = writer.take_pending()
+            # compiled search's nodes of a batch are computed in one call. A batch is a slice
+            # of the queue, not all of it: what one call returns is held at once (4x7's
+            # third round alone refers to 2.5 million codes).
+            batch = writer.take_pending(BATCH_NODES, BATCH_CODES)
             compiled, how = [], []
             for key, cands, bound, depth in batch:
                 r = None if depth is None else self.max_guesses - depth
@@ -325,22 +330,24 @@ class TotalSearch:
         hi = np.searchsorted(node_of, np.arange(len(nodes)), side="right").tolist()
         klo = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="left").tolist()
         khi = np.searchsorted(kids[:, 0], np.arange(len(rows)), side="right").tolist()
-        rows_l, perms_l, kids_l = rows.tolist(), perms.tolist(), kids.tolist()
+        # Columns, not rows: a list of ints each rather than a list per row (memory).
+        code_l, kind_l, rep_l = rows[:, 1].tolist(), rows[:, 2].tolist(), rows[:, 3].tolist()
         texts, keys, ref, ref_raw = sp.texts, sp.keys, writer.ref, writer.ref_raw
         w = writer.dtype.itemsize
         kbytes = kpool.astype(writer.dtype).tobytes()  # the children's sets as the writer keys them
+        kfb, ksize, kbound = kids[:, 1].tolist(), kids[:, 3].tolist(), kids[:, 4].tolist()
+        kfrom, kto = (kids[:, 2] * w).tolist(), ((kids[:, 2] + kids[:, 3]) * w).tolist()
 
         def make(i, depth):
             child_depth = None if depth is None else depth + 1
             out = {}
             for j in range(lo[i], hi[i]):
-                _, x, kind, rep = rows_l[j]
+                x, kind = code_l[j], kind_l[j]
                 if kind == 1:
-                    out[texts[x]] = {keys[f]: ref_raw(kbytes[start * w:(start + size) * w], size, b,
-                                                      child_depth)
-                                     for _, f, start, size, b in kids_l[klo[j]:khi[j]]}
+                    out[texts[x]] = {keys[kfb[t]]: ref_raw(kbytes[kfrom[t]:kto[t]], ksize[t], kbound[t],
+                                                           child_depth) for t in range(klo[j], khi[j])}
                 elif kind == 0:
-                    perm = perms_l[j]
+                    rep, perm = rep_l[j], perms[j].tolist()
                     out[texts[x]] = {"same_as": texts[rep],
                                      "perm": {"colors": perm[p:], "pegs": perm[:p]}}
                 elif kind == 2:  # x does not split S: S again, bound - n
