@@ -8,8 +8,8 @@ class of it), with a lower bound when it is the very same set, so the order is a
 one.
 
 Memory (4x7's proof has 292,712 nodes): a node is a key (its set, 2 bytes a code, and its
-bound and depth in one bytes object) and its body, serialised as soon as it is filled, each
-reference in it a placeholder ``"@<number met>"`` (no string of a proof holds an @) that the
+bound and depth in one bytes object) and its body, serialised as soon as it is filled into one
+buffer of all the bodies, each reference in it a placeholder ``"@<number met>"`` (no string of a proof holds an @) that the
 layout replaces by the node's number in the document. The document's nodes are one JSON array
 (:class:`Nodes`), which :func:`dumps` writes as it is.
 """
@@ -114,7 +114,11 @@ class ProofWriter:
         self.depths = array("q")
         self.sizes = array("q")
         self.bounds = array("q")
-        self.body: list = []  # number met -> body bytes (None until filled)
+        # The bodies, one after the other in one buffer (no object per body): number met ->
+        # its bytes heap[start:end] (start -1 until filled).
+        self.heap = bytearray()
+        self.start = array("q")
+        self.end = array("q")
         self.filled = 0
         self.pending: deque = deque()  # numbers met, not yet filled
         self._current = None
@@ -146,7 +150,8 @@ class ProofWriter:
         self.depths.append(depth)
         self.sizes.append(size)
         self.bounds.append(bound)
-        self.body.append(None)
+        self.start.append(-1)
+        self.end.append(-1)
         return number
 
     def _node(self, number):
@@ -204,10 +209,12 @@ class ProofWriter:
         self._set(self.ids[key], {"bound": bound, "guesses": guesses} if guesses else {"bound": bound})
 
     def _set(self, number: int, body: dict) -> None:
-        if self.body[number] is None:
+        if self.start[number] < 0:
             self.filled += 1
-        # (a copy: orjson's bytes keep the 4 KiB or more it wrote them into)
-        self.body[number] = memoryview(orjson.dumps(body, option=orjson.OPT_SORT_KEYS)).tobytes()
+        heap = self.heap
+        self.start[number] = len(heap)
+        heap += orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+        self.end[number] = len(heap)
 
     def perm_json(self, perm) -> dict:
         pegs, colors = perm
@@ -227,43 +234,42 @@ class ProofWriter:
 
     def order(self):
         """The numbers met, in document order, and each one's number in the document."""
-        met = np.arange(len(self.body), dtype=np.int64)
+        met = np.arange(len(self.start), dtype=np.int64)
         order = np.lexsort((met, -np.asarray(self.bounds), -np.asarray(self.sizes),
                             np.asarray(self.depths)))
         index = np.empty_like(order)
         index[order] = met
         return order, index
 
-    def laid_out(self, consume: bool = False):
-        """(number met, body bytes with references numbered), in document order. ``consume``:
-        each body is dropped as it is given."""
+    def laid_out(self):
+        """(number met, body bytes with references numbered), in document order."""
         order, index = self.order()
         index = array("q", index.tobytes())  # (an array indexes faster than numpy, per item)
 
         def number(m):
             return b"%d" % index[int(m[1])]
 
-        body, sub = self.body, _PLACEHOLDER.sub
+        heap, start, end, sub = memoryview(self.heap), self.start, self.end, _PLACEHOLDER.sub
         for i in order.tolist():
-            b = body[i]
-            if b is None:  # pragma: no cover - a writer bug
+            if start[i] < 0:  # pragma: no cover - a writer bug
                 raise AssertionError("a node of the proof was never filled")
-            if consume:
-                body[i] = None
+            b = heap[start[i]:end[i]].tobytes()
             yield i, (sub(number, b) if b"@" in b else b)
+        heap.release()
 
     def nodes(self) -> Nodes:
-        """The document's nodes. The writer is spent: its keys go first, then each body once
-        written, into one buffer (no list of the written bodies, no copy to join them)."""
+        """The document's nodes, written into one buffer (no list of the written bodies, no
+        copy to join them). The writer is spent: its keys go first, its bodies last."""
         count = len(self.keys)
         self.ids, self.keys = {}, []
         out = io.BytesIO()
         out.write(b"[")
-        for _, b in self.laid_out(consume=True):
+        for _, b in self.laid_out():
             if out.tell() > 1:
                 out.write(b",")
             out.write(b)
         out.write(b"]")
+        self.heap = bytearray()
         return Nodes(out.getvalue(), count)
 
     def below(self):
