@@ -9,9 +9,9 @@ one.
 
 Memory (4x7's proof has 292,712 nodes): a node is a key (its set, 2 bytes a code, and its
 bound and depth in one bytes object) and its body, serialised as soon as it is filled into one
-buffer of all the bodies, each reference in it a placeholder ``"@<number met>"`` (no string of a proof holds an @) that the
-layout replaces by the node's number in the document. The document's nodes are one JSON array
-(:class:`Nodes`), which :func:`dumps` writes as it is.
+buffer of all the bodies, each reference in it a placeholder ``"@<number met>"`` (no string of
+a proof holds an @) that the layout replaces by the node's number in the document. The
+document's nodes are one JSON array (:class:`Nodes`), which :func:`dumps` writes as it is.
 """
 
 from __future__ import annotations
