@@ -117,8 +117,14 @@ _Dup, _pairs, _int, _float, _constant = verify._Dup, verify._pairs, verify._int,
 _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
                             parse_constant=_constant)
 #: The same rules, objects dropped as soon as they are read: to check and count the nodes first.
-_SKIPPER = json.JSONDecoder(object_pairs_hook=lambda pairs: None, parse_int=_int, parse_float=_float,
+#: An object whose first key is "bound" is read as that key's value (a node written in the usual
+#: order is read as its bound; nested objects do not matter), any other as None.
+_SKIPPER = json.JSONDecoder(object_pairs_hook=lambda pairs: pairs[0][1] if pairs and pairs[0][0] == "bound" else None,
+                            parse_int=_int, parse_float=_float,
                             parse_constant=_constant)
+#: Reading again what _SKIPPER has read (the nodes array): its numbers have passed the checks
+#: above, and the plain readings of int and float give the same values.
+_REREADER = json.JSONDecoder(object_pairs_hook=_pairs)
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space
 
 
@@ -194,11 +200,12 @@ def _read(text: str):
 
 
 def _elements(text: str, at: int):
-    """The elements of the JSON array at text[at] (already read once: well-formed), one at a time."""
+    """The elements of the JSON array at text[at], one at a time (already read once by _SKIPPER
+    with every rule: well-formed, no number out of the limits; so read now with plain numbers)."""
     i = _SPACE.match(text, at + 1).end()
     while text[i] != "]":
         try:
-            value, i = _DECODER.raw_decode(text, i)
+            value, i = _REREADER.raw_decode(text, i)
         except RecursionError:  # (read once at a shallower call depth: on the edge of the limit)
             raise Invalid("JSON nested too deeply") from None
         yield value
@@ -277,6 +284,8 @@ class Game:
         self.swaps: dict = {}  # (a, b) -> the codes' indices with colours a and b exchanged
         digits = np.array([[verify.ALPHABET.index(ch) for ch in code] for code in self.codes], np.int8)
         self.digits = digits.reshape(n, pegs)
+        self.code_digits = self.digits.tolist()
+        self.canons: dict = {}  # (code, interchangeable lists) -> canon(): met again and again
         self.weight = colors ** np.arange(pegs - 1, -1, -1)  # code order = order of these numbers
         self.value = self.digits @ self.weight
         if not np.all(self.value[1:] > self.value[:-1]):
@@ -329,6 +338,9 @@ class Game:
             acc += depth
             self.total[s] = acc
         self.total_of = np.array(self.total, np.int64)
+        # A guess's non-empty classes at a set as the bits of one unsigned integer (bit k: class k),
+        # for counted_small(); None when the b + 1 classes do not fit in 64 bits.
+        self.bits = next((t for t in (np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits > b), None)
 
     def fits(self, size: int, k: int) -> bool:
         """Can ``size`` secrets be solved within k guesses, by counting (size <= N(k))?"""
@@ -338,17 +350,20 @@ class Game:
         """N(k), capped at n (no set is larger): the largest class solvable within k guesses."""
         return -1 if k < 0 else self.solved[k] if k < len(self.solved) else self.n
 
-    def class_sizes(self, S) -> np.ndarray:
-        """sizes[k, g] = #{s in S : feedback(g, s) is class k}, for every guess g (the win: k = b).
-        One bincount over the keys class * n + g of the pairs (g, s), taken from the table's rows s
-        (= its columns), a block of secrets at a time (bounded memory): class by class, each row
-        contiguous (the sums and maxima over classes are then fast), with no transposed copy."""
-        width, n = self.win + 1, self.n
-        step = max(1, BLOCK // n)
+    def class_sizes(self, S, guesses=None) -> np.ndarray:
+        """sizes[k, j] = #{s in S : feedback(g, s) is class k}, g the j-th of ``guesses`` (default:
+        every code; the win: k = b). One bincount over the keys class * n + j of the pairs (g, s),
+        taken from the table's rows s (= its columns), a block of secrets at a time (bounded
+        memory): class by class, each row contiguous (the sums and maxima over classes are then
+        fast), with no transposed copy."""
+        width = self.win + 1
+        n = self.n if guesses is None else len(guesses)
+        step = max(1, BLOCK // max(1, n))
         sizes = np.zeros(width * n, np.int64)
         for lo in range(0, len(S), step):
-            keys = np.multiply(self.table[S[lo:lo + step]], n, dtype=np.intp)
-            keys += self.guess_index
+            rows = self.table[S[lo:lo + step]]
+            keys = np.multiply(rows if guesses is None else rows[:, guesses], n, dtype=np.intp)
+            keys += self.guess_index[:n]
             sizes += np.bincount(keys.ravel(), minlength=width * n)
         return sizes.reshape(width, n)
 
@@ -377,11 +392,25 @@ class Game:
         g's colours from each list, in order of first appearance, renamed to the list's first colours."""
         if not blocks:
             return g
-        digits = self.digits[g].tolist()
-        rename = {}
-        for block in blocks:
-            rename.update(zip([c for c in dict.fromkeys(digits) if c in block], block))
-        return self.by_text["".join(verify.ALPHABET[rename.get(c, c)] for c in digits)]
+        key = (g, blocks if type(blocks) is tuple else tuple(blocks))
+        found = self.canons.get(key)
+        if found is None:
+            if len(self.canons) >= 1 << 18:  # (bounded memory: a few tens of MB at most)
+                self.canons.clear()
+            digits = self.code_digits[g]
+            rename = {}
+            for block in blocks:
+                rename.update(zip([c for c in dict.fromkeys(digits) if c in block], block))
+            found = self.canons[key] = self.by_text["".join(verify.ALPHABET[rename.get(c, c)] for c in digits)]
+        return found
+
+    def moved_one(self, perm, g: int) -> int:
+        """moved(perm, [g])[0], one code at a time: y[sigma[i]] = tau[x[i]]."""
+        sigma, tau = perm
+        y = [0] * self.pegs
+        for i, c in enumerate(self.code_digits[g]):
+            y[sigma[i]] = tau[c]
+        return self.by_text["".join(verify.ALPHABET[c] for c in y)]
 
     def image(self, perm, S) -> np.ndarray:
         """P(S), sorted."""
@@ -518,6 +547,11 @@ def _perm(value, game: Game, where: str):
     """A checked permutation as (sigma, tau) tuples."""
     value = _typed(value, dict, where)
     _only(value, ("pegs", "colors"), where)
+    if len(value) == 2 and type(value["pegs"]) is list and type(value["colors"]) is list:
+        # met before (files repeat them)? Then only the types are left to check (True == 1)
+        found = game.perms.get((tuple(value["pegs"]), tuple(value["colors"])))
+        if found is not None and all(type(x) is int for x in value["pegs"] + value["colors"]):
+            return found
     out = []
     for key, size in (("pegs", game.pegs), ("colors", game.colors)):
         items = _get(value, key, list, where)
@@ -543,11 +577,25 @@ def _blocks(value, game: Game, where: str) -> tuple:
     return tuple(out)
 
 
-def _nodes(nodes, count: int, game: Game):
+def _nodes(nodes, count: int, game: Game) -> list:
     """Per node of the ``count`` nodes: (bound, {guess index: entry}, interchangeable colour lists);
     an entry is ("same", h, perm) or ("children", [(key, j, perm or None)]). Shape only; the
-    meaning is checked by _check."""
-    out, entries = [], 0
+    meaning is checked by _Proof."""
+    return list(_node_stream(nodes, count, game))
+
+
+def _bounds(values):
+    """The nodes' bounds as _SKIPPER read them, when each is an integer >= 0 (the usual file);
+    else None. A node is later read whole (_node_stream) and its bound compared with this one."""
+    if all(type(b) is int and b >= 0 for b in values):
+        return values
+    return None
+
+
+def _node_stream(nodes, count: int, game: Game, bounds=None):
+    """_nodes(), one node at a time (what _Proof.check() reads as it goes: the nodes are never
+    all held); with ``bounds``, each node's bound must be the one given."""
+    entries = 0
     last = count - 1
     for i, node in enumerate(nodes):
         where = f"node {i}"
@@ -612,8 +660,9 @@ def _nodes(nodes, count: int, game: Game):
                                   f"from {i + 1} to {last}")
                 children.append((key, j, perm))
             guesses[g] = ("children", children)
-        out.append((bound, guesses, _blocks(node.get("interchangeable", []), game, where)))
-    return out
+        if bounds is not None and bound != bounds[i]:  # (cannot happen: one reading rule for both)
+            raise Invalid(f"{where}.bound: read as {bound} here and as {bounds[i]} before")
+        yield bound, guesses, _blocks(node.get("interchangeable", []), game, where)
 
 
 # -- checking ---------------------------------------------------------------------------------
@@ -676,8 +725,11 @@ def units(claims: dict, n: int) -> tuple:
 class _Proof:
     """The sets, origins and depths of the nodes met so far, and the checking of one node."""
 
-    def __init__(self, game: Game, claims: dict, nodes: list, size: int = 0, root=None) -> None:
+    def __init__(self, game: Game, claims: dict, nodes, size: int = 0, root=None, bounds=None) -> None:
+        """``nodes``: the list of nodes, or (with their ``bounds``) an iterator over them, each
+        read when check() reaches it."""
         self.game, self.nodes = game, nodes
+        self.bounds = [node[0] for node in nodes] if bounds is None else bounds
         self.worst_case = "worst_case" in claims
         self.max_guesses = claims.get("max_guesses")
         # A secret found at the l-th guess of r left costs A l, plus B when l = r (rule 10).
@@ -687,7 +739,7 @@ class _Proof:
         # More than counting ever adds up for a guess: A (|S| + countTotal) + B |S| < cap.
         self.cap = self.weight * (game.n * (game.n + 1) + 1) + self.unit * (game.n + 1)
         self.costs_at: dict = {}
-        self.sets = [None] * len(nodes)
+        self.sets = [None] * len(self.bounds)
         self.sets[0] = np.arange(game.n, dtype=SET)  # a set: the sorted indices of its codes
         # With weights the sets hold the secrets of positive weight only (the root: the support).
         self.w = weights_of(claims, game)
@@ -697,8 +749,8 @@ class _Proof:
             self.depth_of_rank = np.array([d for d in range(1, len(game.solved))
                                            for _ in range(game.solved[d] - game.solved[d - 1])][:game.n],
                                           dtype=np.int64)
-        self.origin = [None] * len(nodes)  # (parent, guess, key, permuted) of the first reference
-        self.depth = [0] * len(nodes)
+        self.origin = [None] * len(self.bounds)  # (parent, guess, key, permuted) of the first reference
+        self.depth = [0] * len(self.bounds)
         # (lemma sha256, set digest, depth) -> (bound, secrets, where first used): the classes
         # whose bounds are taken from other files (docs: "Parts of a proof")
         self.assumptions: dict = {}
@@ -714,7 +766,7 @@ class _Proof:
             if perm is not None:  # the file's root set R with P(R) = the class reached
                 S = game.image(_inverse(perm), S)
             self.sets[0], self.depth[0] = S, len(steps)
-        self.stats = {"nodes": len(nodes), "guesses": 0, "counting_nodes": 0}
+        self.stats = {"nodes": len(self.bounds), "guesses": 0, "counting_nodes": 0}
         self.pairs = 0  # work done so far, in (guess, secret) pairs or their equivalent
         self.budget = min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE * size)  # size: the file's bytes
         self.pending = self.peak = SET_OVERHEAD + 2 * game.n  # bytes of the sets waiting
@@ -731,16 +783,18 @@ class _Proof:
         return " ".join(steps) or "root"
 
     def where(self, node: int) -> str:
-        return f"node {node} (bound {self.nodes[node][0]}) at {self.path(node)}"
+        return f"node {node} (bound {self.bounds[node]}) at {self.path(node)}"
 
     def check(self, progress=None) -> None:
         """Every node in index order; ``progress(done, total)`` is called about once a second."""
-        next_time, total, shown = time.monotonic() + 1, len(self.nodes), False
+        next_time, total, shown = time.monotonic() + 1, len(self.bounds), False
+        nodes = iter(self.nodes)
         try:
             for i in range(total):
+                node = next(nodes)
                 if self.sets[i] is None:
                     raise Invalid(f"node {i}: not referenced by any earlier node")
-                self.check_node(i)
+                self.check_node(i, node)
                 if progress is not None and time.monotonic() > next_time:
                     progress(i + 1, total)
                     next_time, shown = time.monotonic() + 1, True
@@ -749,7 +803,7 @@ class _Proof:
             if shown:
                 progress(None, total)  # ends the progress line
 
-    def check_node(self, i: int) -> None:
+    def check_node(self, i: int, node) -> None:
         """Node i holds when every code g of the game is refuted at S_i. Every refutation ends, in at
         most two steps, in a *direct* one: g's own partition of S_i, valued by counting and by g's
         own children (docs/lower-bound-format.md, "Soundness"):
@@ -759,7 +813,7 @@ class _Proof:
         - same_as H with P: g is refuted when H is (P(g) = H, P(S) = S), and the *target* t that is
           refuted for H must be refuted directly: t = H when H has an entry, else canon(H); t
           never has a same_as entry itself. So no refutation leans on another indirect one."""
-        game, (d, entries, blocks) = self.game, self.nodes[i]
+        game, (d, entries, blocks) = self.game, node
         S, self.sets[i] = self.sets[i], None  # (no later reference to node i: freed once checked)
         size = len(S)
         self.interchangeable(i, S, blocks)
@@ -788,12 +842,15 @@ class _Proof:
         counted = None
         if not holds:
             if self.w is None:
-                sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
-                counted = self.counted(sizes, size, d, left)
+                counted = self.counted_small(S, size, d, left)
+                if counted is None:
+                    sizes = game.class_sizes(S)[:game.win]  # the non-winning classes of every guess
+                    counted = self.counted(sizes, size, d, left)
             else:  # w(S) + the weighted counting bounds of the classes, for every guess
                 counted = (int(self.w[S].sum()) + self.wclasses(S, np.arange(game.n)).sum(axis=1)
                            >= min(d, self.cap))
-            direct.update(c for c in {self.canon(g, blocks) for g in np.flatnonzero(~counted).tolist()}
+            left_over = np.flatnonzero(~counted).tolist()
+            direct.update(c for c in ({self.canon(g, blocks) for g in left_over} if blocks else left_over)
                           if c not in same)
         self.spend(i, sum(size + GUESS_COST for g in direct if not holds and g not in entries and not counted[g])
                    + self.image_cost(size) * len({perm for _, _, perm in same.values()}))
@@ -807,7 +864,7 @@ class _Proof:
         fixes = {}  # permutation -> does it map S onto S?
         for g in sorted(same):
             _, h, perm = same[g]
-            t, problem, moved = target[g], None, int(game.moved(perm, [g])[0])
+            t, problem, moved = target[g], None, game.moved_one(perm, g)
             if t in same:
                 through = "" if t == h else f" (through interchangeable colours, {game.codes[t]})"
                 problem = (f"{game.codes[h]}{through} has a same_as entry itself: a same_as target "
@@ -875,6 +932,12 @@ class _Proof:
             self.costs_at[r] = found
         return self.costs_at[r]
 
+    def cost_list(self, r) -> list:
+        """costs(r) as a list of ints (read one at a time, faster than the array)."""
+        if ("list", r) not in self.costs_at:
+            self.costs_at[("list", r)] = self.costs(r).tolist()
+        return self.costs_at[("list", r)]
+
     def cost(self, size: int, r) -> int:
         return int(self.costs(r)[size])
 
@@ -928,6 +991,54 @@ class _Proof:
             refuted |= sizes.max(axis=0) > game.most(left - 1)
         return refuted
 
+    def line(self, r) -> tuple:
+        """(A, C, M, L): costs(r)[m] = A m + C for every m from 1 to M (M >= 1), and costs(r)[m] >=
+        A m + C for every m from 1 to L (L >= M): read off the array."""
+        if ("line", r) not in self.costs_at:
+            found = self.costs(r)
+            a = int(found[2] - found[1]) if len(found) > 2 else 0
+            c = int(found[1]) - a
+            m = 1
+            while m + 1 < len(found) and found[m + 1] - found[m] == a:
+                m += 1
+            above = found[1:] >= a * np.arange(1, len(found), dtype=np.int64) + c
+            low = len(above) if above.all() else int(np.argmin(above))
+            self.costs_at[("line", r)] = (a, c, m, low)
+        return self.costs_at[("line", r)]
+
+    def counted_small(self, S, size: int, d: int, left):
+        """counted(), computed mostly without class sizes; None when this way does not apply (the
+        caller then counts every guess's class sizes).
+
+        If cost(m) >= A m + C for 1 <= m <= |S| (cost = counting's bound with r - 1 guesses left),
+        then for any guess g, whose k non-empty non-winning classes hold |S| - [g in S] secrets,
+        each between 1 and |S|, the sum of cost over them is at least A (|S| - [g in S]) + C k: so
+        counted()'s value is at least W |S| + A (|S| - [g in S]) + C k, and g is refuted when that
+        is >= the bound. k and [g in S] come from the bits of g's classes: the OR over the secrets
+        s of 2^table[s, g] (bit b is the win). When cost(m) = A m + C all the way to |S| and no
+        class can exceed N(r - 1) (|S| <= N(r - 1)), that is exactly counted()'s verdict; else the
+        guesses it leaves are given counted()'s verdict from their own class sizes."""
+        game = self.game
+        r = None if left is None else left - 1
+        if self.worst_case or game.bits is None:
+            return None
+        a, c, upto, low = self.line(r)
+        # refuted iff W |S| + A (|S| - won) + C (met - won) >= min(d, cap), met = k + won the
+        # classes met (the win too), won = [g in S]; in 32 bits when no term can overflow them
+        need = min(d, self.cap) - (self.weight + a) * size
+        if size > low or abs(c) + abs(a + c) > 1 << 20 or abs(need) > 1 << 30:
+            return None
+        rows = game.table.take(S, axis=0).astype(game.bits)
+        bits = np.bitwise_or.reduce(np.left_shift(game.bits(1), rows, out=rows), axis=0)
+        met = np.bitwise_count(bits).astype(np.int32)
+        won = (bits >> game.win).astype(np.int32)
+        refuted = c * met - (a + c) * won >= need
+        if size > upto or (r is not None and game.most(r) < size):  # a lower bound only
+            rest = np.flatnonzero(~refuted)
+            if len(rest):
+                refuted[rest] = self.counted(game.class_sizes(S, rest)[:game.win], size, d, left)
+        return refuted
+
     def guess(self, i: int, g: int, S, size: int, d: int, left, children):
         """True if guess g is refuted at node i, else the reason it is not. Checks g's children."""
         game = self.game
@@ -944,7 +1055,7 @@ class _Proof:
                 given[k] = j[1]
                 continue
             self.reach(i, g, key, S[row == k], j, perm)
-            given[k] = self.nodes[j][0]
+            given[k] = self.bounds[j]
         best, total = (0, None), self.weight * size
         if self.w is not None:  # w(S) + the weighted counting bound or the child's, class by class
             counts = self.wclasses(S, np.array([g]))[0]
@@ -953,14 +1064,15 @@ class _Proof:
             if total >= d:
                 return True
             return f"it gives at least {total} weighted guesses in total, below the bound {d}"
+        counts = game.worst if self.worst_case else self.cost_list(None if left is None else left - 1)
         for k, n in enumerate(sizes[:game.win]):
             if not n:
                 continue
             if left is not None and not game.fits(n, left - 1):
                 return True  # this class cannot be solved within the guesses left
-            count = game.worst[n] if self.worst_case else self.cost(n, None if left is None else left - 1)
-            value = max(count, given.get(k, 0))
-            best = max(best, (value, game.keys[k]))
+            value = max(counts[n], given.get(k, 0))
+            if self.worst_case:
+                best = max(best, (value, game.keys[k]))
             total += value
         if self.worst_case:
             if d <= 1 or best[0] >= d - 1:
@@ -1148,20 +1260,25 @@ def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
         game, claims = _header(doc)
         root = _root(doc, game)
         count = len(doc["nodes"])
-        nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
+        bounds = None if at is None else _bounds(doc["nodes"])
+        if bounds is None:  # (an unusual file: every node read and checked for shape first)
+            nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
+            bounds = [node[0] for node in nodes]
+        else:  # each node read when the check reaches it (the text is kept instead of the nodes)
+            nodes = _node_stream(_elements(text, at), count, game, bounds)
         del doc, text
         claim = claims.get("worst_case", claims.get("total"))
         if "at_max" in claims:  # bounds are costs: A x total + B x the secrets at the maximum
             a, b = units(claims, game.n)
             claim = a * claim + b * claims["at_max"]
-        if nodes[0][0] != claim:
-            raise Invalid(f"node 0 (the root): bound {nodes[0][0]} is not the claimed {claim}")
-        proof = _Proof(game, claims, nodes, size, root)
+        if bounds[0] != claim:
+            raise Invalid(f"node 0 (the root): bound {bounds[0]} is not the claimed {claim}")
+        proof = _Proof(game, claims, nodes, size, root, bounds)
         if root is not None:
             report.root = {"path": [[game.codes[g], key] for g, key in root[0]],
                            "perm": None if root[1] is None else {"pegs": list(root[1][0]), "colors": list(root[1][1])},
                            "depth": proof.depth[0], "secrets": len(proof.sets[0]), "set": digest(proof.sets[0]),
-                           "bound": nodes[0][0]}
+                           "bound": bounds[0]}
         proof.check(progress)
         report.assumptions = [{"lemma": sha, "set": dig, "depth": depth, "bound": bound, "secrets": m, "at": where}
                               for (sha, dig, depth), (bound, m, where) in sorted(proof.assumptions.items())]
