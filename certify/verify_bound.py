@@ -101,6 +101,8 @@ MAX_ASSUMPTIONS = 1_000_000
 _short, _what, _display = verify._short, verify._what, verify._display
 #: Most (guess, secret) pairs held at once while class sizes are counted (8 bytes each).
 BLOCK = 1 << 22
+#: Most codes for which the checker keeps the feedback table's one-hot form (_Proof.counted_small).
+ONEHOT_CODES = 6000
 
 
 class Invalid(Exception):
@@ -341,6 +343,11 @@ class Game:
         # A guess's non-empty classes at a set as the bits of one unsigned integer (bit k: class k),
         # for counted_small(); None when the b + 1 classes do not fit in 64 bits.
         self.bits = next((t for t in (np.uint16, np.uint32, np.uint64) if np.iinfo(t).bits > b), None)
+        # With at most 16 classes and ONEHOT_CODES codes: onehot[s, g] = 2^table[s, g] made once
+        # (2 n^2 bytes: 50 MB for Bulls and Cows) and each mask's verdict read from a table.
+        self.onehot = None
+        if self.bits is np.uint16 and n <= ONEHOT_CODES:
+            self.onehot = np.left_shift(np.uint16(1), self.table, dtype=np.uint16)
 
     def fits(self, size: int, k: int) -> bool:
         """Can ``size`` secrets be solved within k guesses, by counting (size <= N(k))?"""
@@ -739,6 +746,7 @@ class _Proof:
         # More than counting ever adds up for a guess: A (|S| + countTotal) + B |S| < cap.
         self.cap = self.weight * (game.n * (game.n + 1) + 1) + self.unit * (game.n + 1)
         self.costs_at: dict = {}
+        self.masks: dict = {}  # (A, C, need) -> verdicts()
         self.sets = [None] * len(self.bounds)
         self.sets[0] = np.arange(game.n, dtype=SET)  # a set: the sorted indices of its codes
         # With weights the sets hold the secrets of positive weight only (the root: the support).
@@ -1028,16 +1036,33 @@ class _Proof:
         need = min(d, self.cap) - (self.weight + a) * size
         if size > low or abs(c) + abs(a + c) > 1 << 20 or abs(need) > 1 << 30:
             return None
-        rows = game.table.take(S, axis=0).astype(game.bits)
-        bits = np.bitwise_or.reduce(np.left_shift(game.bits(1), rows, out=rows), axis=0)
-        met = np.bitwise_count(bits).astype(np.int32)
-        won = (bits >> game.win).astype(np.int32)
-        refuted = c * met - (a + c) * won >= need
+        if game.onehot is not None:  # the same verdicts, from tables made once
+            refuted = self.verdicts(a, c, need).take(np.bitwise_or.reduce(game.onehot.take(S, axis=0), axis=0))
+        else:
+            rows = game.table.take(S, axis=0).astype(game.bits)
+            bits = np.bitwise_or.reduce(np.left_shift(game.bits(1), rows, out=rows), axis=0)
+            met = np.bitwise_count(bits).astype(np.int32)
+            won = (bits >> game.win).astype(np.int32)
+            refuted = c * met - (a + c) * won >= need
         if size > upto or (r is not None and game.most(r) < size):  # a lower bound only
             rest = np.flatnonzero(~refuted)
             if len(rest):
                 refuted[rest] = self.counted(game.class_sizes(S, rest)[:game.win], size, d, left)
         return refuted
+
+    def verdicts(self, a: int, c: int, need: int) -> np.ndarray:
+        """out[x] = (c met - (a + c) won >= need) for every 16-bit class mask x, met its number of
+        bits, won its bit b: counted_small()'s test, once per (A, C, need) met (at most 256 kept)."""
+        key = (a, c, need)
+        found = self.masks.get(key)
+        if found is None:
+            if len(self.masks) >= 256:
+                self.masks.clear()
+            x = np.arange(1 << 16, dtype=np.uint16)
+            met = np.bitwise_count(x).astype(np.int32)
+            won = (x >> self.game.win).astype(np.int32) & 1
+            found = self.masks[key] = c * met - (a + c) * won >= need
+        return found
 
     def guess(self, i: int, g: int, S, size: int, d: int, left, children):
         """True if guess g is refuted at node i, else the reason it is not. Checks g's children."""
