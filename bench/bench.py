@@ -157,11 +157,14 @@ def bound_rows(runs: int) -> list[dict]:
         if path.name == "index.json":
             continue
         name = path.name.split(".json")[0]
-        # The least totals of 4x7 and Bulls and Cows: half a minute and minutes each, run once. The
-        # 60 s target is the lower-bounds issue's, for the worst-case and small-game proofs.
+        # The least totals of 4x7 and Bulls and Cows: half a minute and a minute or more, run once.
+        # The 60 s target is the lower-bounds issue's, for the worst-case and small-game proofs;
+        # issue 22 sets Bulls and Cows' (60 s CPU, 500 MiB).
         big = path.stat().st_size > 1 << 20
+        target = ("<= 60 s CPU, <= 500 MiB (issue 22)" if name == "total-4x10-norep"
+                  else "no target" if big else "< 60 s")
         rows.append(measure(f"check {name}", [sys.executable, str(ROOT / "certify" / "verify_bound.py"),
-                                              str(path)], 1 if big else runs, "no target" if big else "< 60 s"))
+                                              str(path)], 1 if big else runs, target))
     return rows
 
 
