@@ -947,7 +947,7 @@ class _Proof:
         return self.costs_at[("list", r)]
 
     def cost(self, size: int, r) -> int:
-        return int(self.costs(r)[size])
+        return self.cost_list(r)[size]
 
     def wcount(self, weights) -> int:
         """countW: the least sum of w x guesses for secrets of these weights, by counting: the
@@ -1036,32 +1036,33 @@ class _Proof:
         need = min(d, self.cap) - (self.weight + a) * size
         if size > low or abs(c) + abs(a + c) > 1 << 20 or abs(need) > 1 << 30:
             return None
-        if game.onehot is not None:  # the same verdicts, from tables made once
+        if game.onehot is not None:  # the same test, once for every 16-bit mask (verdicts())
             refuted = self.verdicts(a, c, need).take(np.bitwise_or.reduce(game.onehot.take(S, axis=0), axis=0))
         else:
             rows = game.table.take(S, axis=0).astype(game.bits)
             bits = np.bitwise_or.reduce(np.left_shift(game.bits(1), rows, out=rows), axis=0)
-            met = np.bitwise_count(bits).astype(np.int32)
-            won = (bits >> game.win).astype(np.int32)
-            refuted = c * met - (a + c) * won >= need
+            refuted = self.mask_test(bits, a, c, need)
         if size > upto or (r is not None and game.most(r) < size):  # a lower bound only
             rest = np.flatnonzero(~refuted)
             if len(rest):
                 refuted[rest] = self.counted(game.class_sizes(S, rest)[:game.win], size, d, left)
         return refuted
 
+    def mask_test(self, bits, a: int, c: int, need: int) -> np.ndarray:
+        """counted_small()'s test on class masks: C met - (A + C) won >= need, met a mask's number
+        of bits (its classes, the win included), won its bit b ([g in S])."""
+        met = np.bitwise_count(bits).astype(np.int32)
+        won = ((bits >> self.game.win) & 1).astype(np.int32)
+        return c * met - (a + c) * won >= need
+
     def verdicts(self, a: int, c: int, need: int) -> np.ndarray:
-        """out[x] = (c met - (a + c) won >= need) for every 16-bit class mask x, met its number of
-        bits, won its bit b: counted_small()'s test, once per (A, C, need) met (at most 256 kept)."""
+        """mask_test() of every 16-bit mask, made once per (A, C, need) met (at most 256 kept)."""
         key = (a, c, need)
         found = self.masks.get(key)
         if found is None:
             if len(self.masks) >= 256:
                 self.masks.clear()
-            x = np.arange(1 << 16, dtype=np.uint16)
-            met = np.bitwise_count(x).astype(np.int32)
-            won = (x >> self.game.win).astype(np.int32) & 1
-            found = self.masks[key] = c * met - (a + c) * won >= need
+            found = self.masks[key] = self.mask_test(np.arange(1 << 16, dtype=np.uint16), a, c, need)
         return found
 
     def guess(self, i: int, g: int, S, size: int, d: int, left, children):

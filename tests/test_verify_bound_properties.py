@@ -142,6 +142,7 @@ def test_permutations_follow_the_documented_convention():
         for i, ch in enumerate(code):
             y[perm[0][i]] = str(perm[1][int(ch)])
         assert game.codes[game.moved(perm, [x])[0]] == "".join(y)
+        assert game.codes[game.moved_one(perm, x)] == "".join(y)  # (a same_as's P(g), one code)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
