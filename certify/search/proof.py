@@ -125,9 +125,6 @@ class ProofWriter:
 
     # -- keys and references -------------------------------------------------------------
 
-    def key(self, cands, bound, depth=None) -> bytes:
-        return _HEAD.pack(bound, -1 if depth is None else depth) + cands.astype(self.dtype).tobytes()
-
     def root(self, cands, bound, depth=None) -> str:
         return self.ref(cands, bound, depth)
 
@@ -142,7 +139,7 @@ class ProofWriter:
         if found is None:
             found = self._new(key, 0 if depth is None else depth, size, bound)
             self.pending.append(found)
-        return f"@{found}"
+        return placeholder(found)
 
     def _new(self, key, depth, size, bound) -> int:
         number = self.ids[key] = len(self.keys)
@@ -277,10 +274,8 @@ class ProofWriter:
         :meth:`.total.TotalSearch.prove_below`)."""
         out = []
         for i, b in self.laid_out():
-            key = self.keys[i]
-            bound, depth = _HEAD.unpack_from(key)
-            out.append((None if depth < 0 else depth, self.sizes[i], bound, orjson.loads(b),
-                        np.frombuffer(key, self.dtype, offset=_HEAD.size).astype(np.int64).tobytes()))
+            _, cands, bound, depth = self._node(i)
+            out.append((depth, self.sizes[i], bound, orjson.loads(b), cands.tobytes()))
         return out
 
     def document(self, comment: str | None = None) -> dict:

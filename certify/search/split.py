@@ -313,7 +313,7 @@ class SplitSearch(TotalSearch):
                 # One pass, parents first (a task's list refers forward): a node is placed if a
                 # placed node of the list refers to it; one written before stands in for it
                 # (its own children with it), else it is written, and its children are placed.
-                placed = {}  # node number -> (writer key, Ref, written here)
+                placed = {}  # node number -> (writer key, its reference, written here)
                 for j, (dj, size, b, body, digest) in enumerate(nodes):
                     if j == 0:
                         placed[0] = (key, writer.refs[key], True)
