@@ -222,26 +222,36 @@ def blocks(cands, mask, swaps, pa, pb, colors):  # pragma: no cover
     return blk, rank, count
 
 
-@njit(cache=True, nogil=True, inline="always")  # called per code: no call overhead
-def canonical(digits, x, blk, rank, nxt, seen):  # pragma: no cover
-    """Whether code x is the lowest of its orbit: each block's colours appear in x, in order
-    of first appearance, as the block's lowest colours in increasing order."""
+@njit(cache=True, nogil=True)
+def canonical_codes(digits, blk, rank, out):  # pragma: no cover
+    """Writes to out the codes that are the lowest of their orbit under the permutations of each
+    colour block (each block's colours appear in the code, in order of first appearance, as the
+    block's lowest colours in increasing order); returns how many. One call per node, the test
+    written in the loop: a helper called per code (inlined or not) costs numba a reference
+    count per array argument and call, which was half the search's time on 4x7."""
     p = digits.shape[1]
-    ok = True
-    for i in range(p):
-        c = digits[x, i]
-        if not seen[c]:
-            seen[c] = True
-            b = blk[c]
-            if rank[c] != nxt[b]:
-                ok = False
-                break
-            nxt[b] += 1
-    for i in range(p):
-        c = digits[x, i]
-        seen[c] = False
-        nxt[blk[c]] = 0
-    return ok
+    colors = blk.shape[0]
+    nxt = np.zeros(colors, dtype=np.int64)
+    seen = np.zeros(colors, dtype=np.bool_)
+    m = 0
+    for x in range(digits.shape[0]):
+        ok = True
+        for i in range(p):
+            c = digits[x, i]
+            if not seen[c]:
+                seen[c] = True
+                if rank[c] != nxt[blk[c]]:
+                    ok = False
+                    break
+                nxt[blk[c]] += 1
+        for i in range(p):
+            c = digits[x, i]
+            seen[c] = False
+            nxt[blk[c]] = 0
+        if ok:
+            out[m] = x
+            m += 1
+    return m
 
 
 @njit(cache=True, nogil=True, inline="always")  # called per code: no call overhead
@@ -412,34 +422,6 @@ def _packed(fbc, cands, n_codes):  # pragma: no cover
     return W
 
 
-@njit(cache=True, nogil=True, inline="always")  # called per code: no call overhead
-def _packed_value(w, n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc):  # pragma: no cover
-    """(counting value, largest class or 0 when no test needs it) of a code whose classes at S
-    are the counters w, n = |S| <= b + 1. Every class then has at most b + 1 secrets, whose
-    counting total is 2c - 1: the value is mw (n + 2 (n - i) - k), k the non-empty non-winning
-    classes, i = 1 if the code is in S; with lexk, plus lexk per secret beyond the cap. The
-    largest class is read only where a test needs it: against a limit below n, or whether one
-    class holds all of S."""
-    winsh = np.uint64(4 * winc)
-    nonwin = ONES & ~(np.uint64(15) << winsh)
-    nz = (w | (w >> np.uint64(1)) | (w >> np.uint64(2)) | (w >> np.uint64(3))) & nonwin
-    kk = np.int64((nz * ONES) >> np.uint64(60))
-    inw = np.int64((w >> winsh) & np.uint64(15))
-    q = mw * (3 * n - 2 * inw - kk)
-    bg = 0
-    if lexk or (limit >= 0 and limit < n):
-        for f in range(n_fc):
-            if f != winc:
-                c = np.int64((w >> (np.uint64(f) * np.uint64(4))) & np.uint64(15))
-                if c > bg:
-                    bg = c
-                if lexk and c > 0:
-                    q += ccost(ctotal, ncap, mw, lexk, c, rc) - mw * (2 * c - 1)
-    elif kk == 1 and inw == 0:
-        bg = n  # one class: S itself
-    return q, bg
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _packs(n, b, n_fc):  # pragma: no cover
     """Whether a set of n secrets takes the 4-bit counters of :func:`_packed`: at most b + 1
@@ -461,8 +443,34 @@ def _counting_values(fb, n_fb, win, dct, W, cands, guesses, m, mw, lexk, ctotal,
     qall = np.full(m, mw * n, dtype=np.int64)
     big = np.zeros(m, dtype=np.int32)
     if W.shape[0] > 0:
+        # The counters w of a code, n = |S| <= b + 1: every class then has at most b + 1
+        # secrets, whose counting total is 2c - 1, so the value is mw (n + 2 (n - i) - k), k the
+        # non-empty non-winning classes, i = 1 if the code is in S; with lexk, plus lexk per
+        # secret beyond the cap. The largest class is read only where a test needs it: against
+        # a limit below n, or whether one class holds all of S. (Written in the loop, not in a
+        # helper: numba counts a reference per array argument and call.)
+        winsh = np.uint64(4 * winc)
+        nonwin = ONES & ~(np.uint64(15) << winsh)
+        scan = lexk != 0 or (limit >= 0 and limit < n)
         for j in range(m):
-            qall[j], big[j] = _packed_value(W[guesses[j]], n, mw, lexk, ctotal, ncap, rc, limit, n_fc, winc)
+            w = W[guesses[j]]
+            nz = (w | (w >> np.uint64(1)) | (w >> np.uint64(2)) | (w >> np.uint64(3))) & nonwin
+            kk = np.int64((nz * ONES) >> np.uint64(60))
+            inw = np.int64((w >> winsh) & np.uint64(15))
+            q = mw * (3 * n - 2 * inw - kk)
+            bg = 0
+            if scan:
+                for f in range(n_fc):
+                    if f != winc:
+                        c = np.int64((w >> (np.uint64(f) * np.uint64(4))) & np.uint64(15))
+                        if c > bg:
+                            bg = c
+                        if lexk and c > 0:
+                            q += ccost(ctotal, ncap, mw, lexk, c, rc) - mw * (2 * c - 1)
+            elif kk == 1 and inw == 0:
+                bg = n  # one class: S itself
+            qall[j] = q
+            big[j] = bg
         return qall, big
     dq = steps(dct, ncap, mw, lexk, n, rc)
     if n <= SMALLN:
@@ -599,28 +607,12 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
                     return small2
         sz[:] = 0
     st[FULL] += 1
-    blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
-    symmetric = False
-    for c in range(colors):
-        if count[c] > 1:
-            symmetric = True
-    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
-    nxt = np.zeros(colors, dtype=np.int64)
-    seenc = np.zeros(colors, dtype=np.bool_)
     guesses = np.empty(n_codes, dtype=np.int64)
+    m_all = guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, guesses)
     quick = np.empty(n_codes, dtype=np.int64)
     rc = -1 if r < 0 else r - 1
     limit = -1 if r < 0 else ncap[rc]
     lowest = INF  # the least lower bound among guesses no better than beta (fail-soft)
-    m_all = 0
-    for g in range(n_codes):
-        if full:
-            if rep[g] != g:
-                continue
-        elif symmetric and not canonical(digits, g, blk, rank, nxt, seenc):
-            continue
-        guesses[m_all] = g
-        m_all += 1
     qall, big = _counting_values(fb, n_fb, win, dct, W, cands, guesses, m_all, mw, lexk, ctotal, ncap, rc,
                                  limit, n_fc, winc)
     k = 0
@@ -722,8 +714,6 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     n_codes = fb.shape[0]
     e = find(table, E, pool, cands, r)
     known = e >= 0 and E[e, MINQ] >= bound  # the search saw every code refuted by counting
-    nxt = np.zeros(colors, dtype=np.int64)
-    seenc = np.zeros(colors, dtype=np.bool_)
     rc = -1 if r < 0 else r - 1
     limit = -1 if r < 0 else ncap[rc]
     codes = []
@@ -759,15 +749,18 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     rep = np.zeros(1, dtype=np.int64)
     blk = np.arange(colors)
     rank = np.zeros(colors, dtype=np.int64)
+    canon = np.zeros(n_codes, dtype=np.bool_)
     if not skip:
         blk, rank, _ = blocks(cands, mask, swaps, pa, pb, colors)
         full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+        lowest = np.empty(n_codes, dtype=np.int64)
+        canon[lowest[:canonical_codes(digits, blk, rank, lowest)]] = True
     for x in range(n_codes):
         if skip:
             break
         q = qall[x]
         big = bigall[x]
-        if q >= bound or not canonical(digits, x, blk, rank, nxt, seenc):
+        if q >= bound or not canon[x]:
             continue
         row = fb[x]
         for s in cands:
@@ -879,6 +872,30 @@ def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym): 
         return False, np.zeros(1, dtype=np.int64)
     rep, _ = orbit_reps(gsig, gtau, digits, pows, vindex)
     return True, rep
+
+
+@njit(cache=True, nogil=True)
+def guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, out):  # pragma: no cover
+    """Writes to out the guesses worth trying at S, one per orbit (the lowest code): of the
+    permutations found to fix S (:func:`_full_orbits`) when peg permutations are among them,
+    else of the colour blocks' permutations (:func:`canonical_codes`), else every code;
+    returns how many."""
+    blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
+    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    n_codes = digits.shape[0]
+    if full:
+        m = 0
+        for g in range(n_codes):
+            if rep[g] == g:
+                out[m] = g
+                m += 1
+        return m
+    for c in range(colors):
+        if count[c] > 1:
+            return canonical_codes(digits, blk, rank, out)
+    for g in range(n_codes):
+        out[g] = g
+    return n_codes
 
 
 @njit(cache=True, nogil=True)

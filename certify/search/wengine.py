@@ -25,8 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine import (BEST, EXACT, FULL, LB, NODES, OVERFLOW, Engine, _full_orbits, _store, blocks,
-                     canonical, find)
+from .engine import BEST, EXACT, FULL, LB, NODES, OVERFLOW, Engine, _store, find, guess_reps
 
 #: Above any weighted total met (weights x guesses stay below 2^62).
 WINF = 1 << 62
@@ -74,24 +73,8 @@ def wsolve(fb, n_fb, win, ctotal, digits, colors, swaps, pa, pb, mask, pperms, p
     st[NODES] += 1
     st[FULL] += 1
     n_codes = fb.shape[0]
-    blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
-    symmetric = False
-    for c in range(colors):
-        if count[c] > 1:
-            symmetric = True
-    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
-    nxt = np.zeros(colors, dtype=np.int64)
-    seenc = np.zeros(colors, dtype=np.bool_)
     guesses = np.empty(n_codes, dtype=np.int64)
-    m_all = 0
-    for g in range(n_codes):
-        if full:
-            if rep[g] != g:
-                continue
-        elif symmetric and not canonical(digits, g, blk, rank, nxt, seenc):
-            continue
-        guesses[m_all] = g
-        m_all += 1
+    m_all = guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, guesses)
     # Class compositions (by weight level) of every guess at once.
     cnt = np.zeros((m_all, n_fb, L), dtype=np.int32)
     size = np.zeros((m_all, n_fb), dtype=np.int32)
