@@ -60,6 +60,10 @@ NSYM = 10
 #: The nibble of each of 16 answers: its lowest bit, and its other three bits.
 ONES = np.uint64(0x1111111111111111)
 HIGH3 = np.uint64(0xEEEEEEEEEEEEEEEE)
+#: The cache of :func:`canonical_codes` by colour blocks (:func:`guess_reps`): slots, each
+#: (key + 1, offset, length), then the pool's used length, then the pool (codes).
+GSLOTS = 1024
+GPOOL = 1 << 20
 #: Sets of at most this many secrets take their guesses' class sizes guess by guess (a small
 #: array per guess), bigger ones secret by secret (one array row per guess).
 SMALLN = 32
@@ -254,15 +258,6 @@ def canonical_codes(digits, blk, rank, out):  # pragma: no cover
     return m
 
 
-@njit(cache=True, nogil=True, inline="always")  # called per code: no call overhead
-def _image(digits, x, sig, tau, pows, vindex):  # pragma: no cover
-    """The code (sig, tau)(x): colour tau[x[i]] on peg sig[i]."""
-    v = 0
-    for i in range(digits.shape[1]):
-        v += tau[digits[x, i]] * pows[sig[i]]
-    return vindex[v]
-
-
 @njit(cache=True, nogil=True)
 def stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk):  # pragma: no cover
     """Generators (pegs, colours) of part of the stabilizer of S: a transposition linking each
@@ -334,7 +329,10 @@ def stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk):  # pragm
                 tries += 1
                 good = True
                 for s in cands:
-                    if not mask[_image(digits, s, sg, tau, pows, vindex)]:
+                    v = 0  # the image of s: colour tau[s[i]] on peg sg[i]
+                    for i in range(p):
+                        v += tau[digits[s, i]] * pows[sg[i]]
+                    if not mask[vindex[v]]:
                         good = False
                         break
                 if good:
@@ -386,13 +384,19 @@ def stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk):  # pragm
 
 @njit(cache=True, nogil=True)
 def orbit_reps(gsig, gtau, digits, pows, vindex):  # pragma: no cover
-    """rep[x]: the lowest code of x's orbit under the generators; img[k]: generator k's map."""
+    """rep[x]: the lowest code of x's orbit under the generators; img[k]: generator k's map
+    (colour gtau[k][x[i]] on peg gsig[k][i]; written in the loop, as in :func:`stabilizer`:
+    a helper called per code costs numba a reference count per array argument)."""
     n = digits.shape[0]
+    p = digits.shape[1]
     k = gsig.shape[0]
     img = np.empty((k, n), dtype=np.int64)
     for g in range(k):
         for x in range(n):
-            img[g, x] = _image(digits, x, gsig[g], gtau[g], pows, vindex)
+            v = 0
+            for i in range(p):
+                v += gtau[g, digits[x, i]] * pows[gsig[g, i]]
+            img[g, x] = vindex[v]
     rep = np.arange(n)
     changed = True
     while changed:
@@ -537,7 +541,8 @@ def _stable_order(vals, k):  # pragma: no cover
 
 @njit(cache=True, nogil=True)
 def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
-          pperms, pows, vindex, nsym, table, E, pool, st, cands, r, beta, fbc, n_fc, winc):  # pragma: no cover
+          pperms, pows, vindex, nsym, table, E, pool, st, cands, r, beta, fbc, n_fc, winc,
+          gcache):  # pragma: no cover
     """T(cands, r) fail-soft against ``beta`` (r = -1: no limit). Memoised. The cost of a secret
     found at the l-th guess from here is mw * l, plus lexk when l = r (the last allowed)."""
     n = cands.shape[0]
@@ -608,7 +613,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
         sz[:] = 0
     st[FULL] += 1
     guesses = np.empty(n_codes, dtype=np.int64)
-    m_all = guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, guesses)
+    m_all = guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, guesses, gcache)
     quick = np.empty(n_codes, dtype=np.int64)
     rc = -1 if r < 0 else r - 1
     limit = -1 if r < 0 else ncap[rc]
@@ -679,7 +684,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
             st[CHILDREN] += 1
             v = solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
                       pperms, pows, vindex, nsym, table, E, pool, st, part[start[f]:start[f] + m], rc,
-                      best - (acc - qc), fbc, n_fc, winc)
+                      best - (acc - qc), fbc, n_fc, winc, gcache)
             acc += v - qc
             if acc >= best:
                 break
@@ -733,35 +738,36 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     # A small set proven at 2n (no candidate splits it into singletons): every guess
     # costs 2n or more by counting, nothing to write.
     skip = known or (n <= b + 1 and bound <= small_costs(mw, lexk, n, r)[1])
-    # Every code's counting value at once (:func:`_counting_values`).
-    qall = np.zeros(0, dtype=np.int64)
-    bigall = np.zeros(0, dtype=np.int32)
-    if not skip:
-        W = _packed(fbc, cands, n_codes) if _packs(n, b, n_fc) else np.zeros(0, dtype=np.uint64)
-        qall, bigall = _counting_values(fb, n_fb, win, dct, W, cands, np.arange(n_codes), n_codes, mw, lexk,
-                                        ctotal, ncap, rc, limit, n_fc, winc)
-        skip = True
-        for x in range(n_codes):
-            if qall[x] < bound:
-                skip = False  # some code is not refuted by counting: entries to write
-                break
+    # The counting value of every code that is the lowest of its orbit under the colour
+    # blocks' permutations (the others have no entry; the permutations fix S, so the values
+    # are those of the orbits' lowest codes), all at once (:func:`_counting_values`).
     full = False
     rep = np.zeros(1, dtype=np.int64)
     blk = np.arange(colors)
-    rank = np.zeros(colors, dtype=np.int64)
-    canon = np.zeros(n_codes, dtype=np.bool_)
+    qall = np.full(n_codes, INF, dtype=np.int64)
+    bigall = np.zeros(n_codes, dtype=np.int32)
     if not skip:
         blk, rank, _ = blocks(cands, mask, swaps, pa, pb, colors)
-        full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
         lowest = np.empty(n_codes, dtype=np.int64)
-        canon[lowest[:canonical_codes(digits, blk, rank, lowest)]] = True
+        m = canonical_codes(digits, blk, rank, lowest)
+        W = _packed(fbc, cands, n_codes) if _packs(n, b, n_fc) else np.zeros(0, dtype=np.uint64)
+        q, big = _counting_values(fb, n_fb, win, dct, W, cands, lowest, m, mw, lexk, ctotal, ncap, rc, limit,
+                                  n_fc, winc)
+        skip = True
+        for j in range(m):
+            qall[lowest[j]] = q[j]
+            bigall[lowest[j]] = big[j]
+            if q[j] < bound:
+                skip = False  # some code is not refuted by counting: entries to write
+        if not skip:
+            full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
     for x in range(n_codes):
         if skip:
             break
         q = qall[x]
         big = bigall[x]
-        if q >= bound or not canon[x]:
-            continue
+        if q >= bound:
+            continue  # refuted by counting, or not the lowest of its orbit (INF)
         row = fb[x]
         for s in cands:
             sz[row[s]] += 1
@@ -875,11 +881,12 @@ def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym): 
 
 
 @njit(cache=True, nogil=True)
-def guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, out):  # pragma: no cover
+def guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, out,
+               gcache):  # pragma: no cover
     """Writes to out the guesses worth trying at S, one per orbit (the lowest code): of the
     permutations found to fix S (:func:`_full_orbits`) when peg permutations are among them,
-    else of the colour blocks' permutations (:func:`canonical_codes`), else every code;
-    returns how many."""
+    else of the colour blocks' permutations (:func:`canonical_codes`, cached in ``gcache``:
+    see :func:`_canonical_cached`), else every code; returns how many."""
     blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
     full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
     n_codes = digits.shape[0]
@@ -892,10 +899,46 @@ def guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex,
         return m
     for c in range(colors):
         if count[c] > 1:
-            return canonical_codes(digits, blk, rank, out)
+            return _canonical_cached(digits, blk, rank, out, gcache)
     for g in range(n_codes):
         out[g] = g
     return n_codes
+
+
+@njit(cache=True, nogil=True)
+def _canonical_cached(digits, blk, rank, out, gcache):  # pragma: no cover
+    """:func:`canonical_codes`, kept in ``gcache`` by the colour blocks (``rank`` follows from
+    ``blk``): few block structures occur, each in many nodes. An empty cache, or more than 15
+    colours (the key would overflow), or a full pool: computed each time."""
+    colors = blk.shape[0]
+    if gcache.shape[0] == 0 or colors > 15:
+        return canonical_codes(digits, blk, rank, out)
+    key = 0
+    for c in range(colors):
+        key = key * colors + blk[c]
+    key += 1
+    head = 3 * GSLOTS
+    k = (key * 40503) & (GSLOTS - 1)
+    for _ in range(GSLOTS):
+        if gcache[3 * k] == key:
+            off = gcache[3 * k + 1]
+            m = gcache[3 * k + 2]
+            for i in range(m):
+                out[i] = gcache[off + i]
+            return m
+        if gcache[3 * k] == 0:
+            m = canonical_codes(digits, blk, rank, out)
+            off = head + 1 + gcache[head]
+            if off + m <= gcache.shape[0]:
+                gcache[3 * k] = key
+                gcache[3 * k + 1] = off
+                gcache[3 * k + 2] = m
+                for i in range(m):
+                    gcache[off + i] = out[i]
+                gcache[head] += m
+            return m
+        k = (k + 1) & (GSLOTS - 1)
+    return canonical_codes(digits, blk, rank, out)
 
 
 @njit(cache=True, nogil=True)
@@ -1082,6 +1125,7 @@ class Engine:
         self.E = np.zeros((1 << 14, NCOL), dtype=np.int64)
         self.pool = np.zeros(1 << 18, dtype=np.int32)
         self.st = np.zeros(8, dtype=np.int64)
+        self.gcache = np.zeros(3 * GSLOTS + 1 + min(GPOOL, 64 * n), dtype=np.int64)
         #: Called with the nodes searched so far, every 2 s of a long call (None: no thread).
         self.progress = None
 
@@ -1110,7 +1154,8 @@ class Engine:
             v = self._watched(solve, self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
                               self.mw, self.lexk, self.digits, self.colors, self.swaps, self.pa, self.pb,
                               self.mask, self.pperms, self.pows, self.vindex, self.nsym, self.table, self.E,
-                              self.pool, self.st, cands, rr, int(beta), self.fbc, self.n_fc, self.winc)
+                              self.pool, self.st, cands, rr, int(beta), self.fbc, self.n_fc, self.winc,
+                              self.gcache)
             if not self.st[OVERFLOW]:
                 return int(v)
             self._grow()

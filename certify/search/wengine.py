@@ -74,7 +74,8 @@ def wsolve(fb, n_fb, win, ctotal, digits, colors, swaps, pa, pb, mask, pperms, p
     st[FULL] += 1
     n_codes = fb.shape[0]
     guesses = np.empty(n_codes, dtype=np.int64)
-    m_all = guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, guesses)
+    m_all = guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, guesses,
+                       np.zeros(0, dtype=np.int64))
     # Class compositions (by weight level) of every guess at once.
     cnt = np.zeros((m_all, n_fb, L), dtype=np.int32)
     size = np.zeros((m_all, n_fb), dtype=np.int32)
