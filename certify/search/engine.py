@@ -397,18 +397,26 @@ def orbit_reps(gsig, gtau, digits, pows, vindex):  # pragma: no cover
             for i in range(p):
                 v += gtau[g, digits[x, i]] * pows[gsig[g, i]]
             img[g, x] = vindex[v]
-    rep = np.arange(n)
-    changed = True
-    while changed:
-        changed = False
-        for g in range(k):
-            for x in range(n):
-                y = rep[img[g, x]]
-                if y < rep[x]:
-                    rep[x] = y
-                    changed = True
-        for x in range(n):
-            rep[x] = rep[rep[x]]
+    # Breadth first from each code not yet reached, in increasing order: the first of an
+    # orbit is its lowest (as in orbit_lowest).
+    rep = np.full(n, -1, dtype=np.int64)
+    queue = np.empty(n, dtype=np.int64)
+    for x in range(n):
+        if rep[x] >= 0:
+            continue
+        rep[x] = x
+        queue[0] = x
+        head = 0
+        tail = 1
+        while head < tail:
+            y = queue[head]
+            head += 1
+            for g in range(k):
+                z = img[g, y]
+                if rep[z] < 0:
+                    rep[z] = x
+                    queue[tail] = z
+                    tail += 1
     return rep, img
 
 
@@ -426,6 +434,24 @@ def _packed(fbc, cands, n_codes):  # pragma: no cover
     return W
 
 
+@njit(cache=True, nogil=True)
+def _packed8(fbc, cands, n_codes):  # pragma: no cover
+    """(lo, hi): the class sizes of every code at S as 8-bit counters (|S| < 256, at most 16
+    answers), answer f's counter in lo when f < 8, else in hi, at bits 8 (f mod 8)."""
+    lo = np.zeros(n_codes, dtype=np.uint64)
+    hi = np.zeros(n_codes, dtype=np.uint64)
+    one = np.uint64(1)
+    for s in cands:
+        row = fbc[s]
+        for g in range(n_codes):
+            f = np.uint64(row[g])
+            inc = one << ((f & np.uint64(7)) << np.uint64(3))
+            sel = np.uint64(0) - (f >> np.uint64(3))  # every bit when f >= 8
+            lo[g] += inc & ~sel
+            hi[g] += inc & sel
+    return lo, hi
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _packs(n, b, n_fc):  # pragma: no cover
     """Whether a set of n secrets takes the 4-bit counters of :func:`_packed`: at most b + 1
@@ -435,8 +461,8 @@ def _packs(n, b, n_fc):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
-def _counting_values(fb, n_fb, win, dct, W, cands, guesses, m, mw, lexk, ctotal, ncap, rc, limit, n_fc,
-                     winc):  # pragma: no cover
+def _counting_values(fb, n_fb, win, dct, W, fbc, cands, guesses, m, mw, lexk, ctotal, ncap, rc, limit,
+                     n_fc, winc):  # pragma: no cover
     """(qall, big): each of guesses[:m]'s counting value at S = cands and its largest
     non-winning class (or 0 where no test needs it, with ``W``), rc guesses left after it.
     From the 4-bit counters W when S has them (an empty W: it has not); else, for a few secrets,
@@ -473,6 +499,30 @@ def _counting_values(fb, n_fb, win, dct, W, cands, guesses, m, mw, lexk, ctotal,
                             q += ccost(ctotal, ncap, mw, lexk, c, rc) - mw * (2 * c - 1)
             elif kk == 1 and inw == 0:
                 bg = n  # one class: S itself
+            qall[j] = q
+            big[j] = bg
+        return qall, big
+    if n < 256 and fbc.shape[0] == fb.shape[0] and n_fc <= 16:
+        # 8-bit counters, answers 0-7 in one word and 8-15 in another, every code's built
+        # secret by secret (one row of the compact matrix each, a loop the compiler
+        # vectorizes); then each guess's value from its classes' counting costs.
+        lo, hi = _packed8(fbc, cands, fb.shape[0])
+        cc = np.zeros(n + 1, dtype=np.int64)
+        for c in range(1, n + 1):
+            cc[c] = ccost(ctotal, ncap, mw, lexk, c, rc)
+        for j in range(m):
+            g = guesses[j]
+            q = mw * n
+            bg = 0
+            w = lo[g]
+            for f in range(n_fc):
+                if f == 8:
+                    w = hi[g]
+                c = np.int64((w >> (np.uint64(f & 7) * np.uint64(8))) & np.uint64(255))
+                if f != winc:
+                    q += cc[c]
+                    if c > bg:
+                        bg = c
             qall[j] = q
             big[j] = bg
         return qall, big
@@ -618,7 +668,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
     rc = -1 if r < 0 else r - 1
     limit = -1 if r < 0 else ncap[rc]
     lowest = INF  # the least lower bound among guesses no better than beta (fail-soft)
-    qall, big = _counting_values(fb, n_fb, win, dct, W, cands, guesses, m_all, mw, lexk, ctotal, ncap, rc,
+    qall, big = _counting_values(fb, n_fb, win, dct, W, fbc, cands, guesses, m_all, mw, lexk, ctotal, ncap, rc,
                                  limit, n_fc, winc)
     k = 0
     minq = INF  # the least counting value of a code not refuted by a class size (orbits share it)
@@ -751,7 +801,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
         lowest = np.empty(n_codes, dtype=np.int64)
         m = canonical_codes(digits, blk, rank, lowest)
         W = _packed(fbc, cands, n_codes) if _packs(n, b, n_fc) else np.zeros(0, dtype=np.uint64)
-        q, big = _counting_values(fb, n_fb, win, dct, W, cands, lowest, m, mw, lexk, ctotal, ncap, rc, limit,
+        q, big = _counting_values(fb, n_fb, win, dct, W, fbc, cands, lowest, m, mw, lexk, ctotal, ncap, rc, limit,
                                   n_fc, winc)
         skip = True
         for j in range(m):
@@ -864,20 +914,66 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
 
 
 @njit(cache=True, nogil=True)
-def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
-    """(True, rep) when S is big enough (>= nsym) and some peg permutation fixes it (with a
-    colour permutation): rep[x], the lowest code of x's orbit; else (False, unused)."""
+def _peg_generators(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
+    """(True, gsig, gtau): the stabilizer's generators (:func:`stabilizer`) when S is big
+    enough (>= nsym) and some peg permutation fixes it (with a colour permutation); else
+    (False, unused)."""
     if cands.shape[0] < nsym or pperms.shape[0] == 0:
-        return False, np.zeros(1, dtype=np.int64)
+        return False, np.zeros((0, digits.shape[1]), dtype=np.int64), np.zeros((0, colors), dtype=np.int64)
     gsig, gtau = stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk)
     swaps = 0
     for c in range(colors):
         if blk[c] != c:
             swaps += 1
-    if gsig.shape[0] == swaps:
+    return gsig.shape[0] > swaps, gsig, gtau
+
+
+@njit(cache=True, nogil=True)
+def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
+    """(True, rep) when S is big enough (>= nsym) and some peg permutation fixes it (with a
+    colour permutation): rep[x], the lowest code of x's orbit; else (False, unused)."""
+    found, gsig, gtau = _peg_generators(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    if not found:
         return False, np.zeros(1, dtype=np.int64)
     rep, _ = orbit_reps(gsig, gtau, digits, pows, vindex)
     return True, rep
+
+
+@njit(cache=True, nogil=True)
+def orbit_lowest(gsig, gtau, digits, pows, vindex, out):  # pragma: no cover
+    """Writes to out the lowest code of every orbit under the generators, in increasing order;
+    returns how many (the codes x with :func:`orbit_reps`' rep[x] = x). Breadth first from
+    each code not yet reached, images computed as met: codes are taken in increasing order,
+    so the first of an orbit is its lowest (one pass, where orbit_reps iterates to a fixed
+    point over every generator's whole map)."""
+    n = digits.shape[0]
+    p = digits.shape[1]
+    k = gsig.shape[0]
+    seen = np.zeros(n, dtype=np.bool_)
+    queue = np.empty(n, dtype=np.int64)
+    m = 0
+    for x in range(n):
+        if seen[x]:
+            continue
+        out[m] = x
+        m += 1
+        seen[x] = True
+        queue[0] = x
+        head = 0
+        tail = 1
+        while head < tail:
+            y = queue[head]
+            head += 1
+            for g in range(k):
+                v = 0
+                for i in range(p):
+                    v += gtau[g, digits[y, i]] * pows[gsig[g, i]]
+                z = vindex[v]
+                if not seen[z]:
+                    seen[z] = True
+                    queue[tail] = z
+                    tail += 1
+    return m
 
 
 @njit(cache=True, nogil=True)
@@ -888,15 +984,10 @@ def guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex,
     else of the colour blocks' permutations (:func:`canonical_codes`, cached in ``gcache``:
     see :func:`_canonical_cached`), else every code; returns how many."""
     blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
-    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    found, gsig, gtau = _peg_generators(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    if found:
+        return orbit_lowest(gsig, gtau, digits, pows, vindex, out)
     n_codes = digits.shape[0]
-    if full:
-        m = 0
-        for g in range(n_codes):
-            if rep[g] == g:
-                out[m] = g
-                m += 1
-        return m
     for c in range(colors):
         if count[c] > 1:
             return _canonical_cached(digits, blk, rank, out, gcache)
