@@ -763,7 +763,8 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     interchangeable colours, and the checker skips the other codes): kind 0 (same_as its
     orbit's lowest code, when peg permutations join the orbits), 1 (classes with their proven
     bounds, from the memo) or 2 (learns nothing: S again). Returns (codes, kinds, blk, per
-    child: code's position, feedback, start, size, bound, and the children's secrets), or a
+    child: code's position, feedback, start, size, bound, 1 if its own node will have no
+    entries (counting settles it, or a small set proven at 2m), and the children's secrets), or a
     negative kind when a guess is not refuted."""
     n = cands.shape[0]
     n_codes = fb.shape[0]
@@ -778,6 +779,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     c_start = []
     c_len = []
     c_lb = []
+    c_leaf = []
     cpool = []
     sz = np.zeros(n_fb, dtype=np.int64)
     fill = np.zeros(n_fb, dtype=np.int64)
@@ -785,6 +787,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     part = np.empty(n, dtype=np.int64)
     extra = np.zeros(n_fb, dtype=np.int64)
     lbs = np.zeros(n_fb, dtype=np.int64)
+    leaf = np.zeros(n_fb, dtype=np.int64)
     # A small set proven at 2n (no candidate splits it into singletons): every guess
     # costs 2n or more by counting, nothing to write.
     skip = known or (n <= b + 1 and bound <= small_costs(mw, lexk, n, r)[1])
@@ -859,6 +862,9 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
             if e >= 0 and E[e, LB] > lb:
                 lb = E[e, LB]
             lbs[f] = lb
+            # The child's own node has no entries (node_entries skips it): every code there
+            # was refuted by counting, or it is a small set proven at 2m.
+            leaf[f] = (e >= 0 and E[e, MINQ] >= lb) or (m <= b + 1 and lb <= small_costs(mw, lexk, m, rc)[1])
             extra[f] = lb - qc
             total += extra[f]
         if total < bound:
@@ -887,17 +893,19 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
                 c_start.append(len(cpool))
                 c_len.append(sz[f])
                 c_lb.append(lbs[f])
+                c_leaf.append(leaf[f])
                 for i in range(start[f], start[f] + sz[f]):
                     cpool.append(part[i])
         for s in cands:
             sz[row[s]] = 0
-    children = np.empty((len(c_at), 5), dtype=np.int64)
+    children = np.empty((len(c_at), 6), dtype=np.int64)
     for i in range(len(c_at)):
         children[i, 0] = c_at[i]
         children[i, 1] = c_f[i]
         children[i, 2] = c_start[i]
         children[i, 3] = c_len[i]
         children[i, 4] = c_lb[i]
+        children[i, 5] = c_leaf[i]
     out_pool = np.empty(len(cpool), dtype=np.int64)
     for i in range(len(cpool)):
         out_pool[i] = cpool[i]
@@ -1086,7 +1094,7 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors,
     """:func:`node_entries` of many nodes in one call (node i: secrets bpool[boff[i]:boff[i+1]],
     r brs[i], bound bbounds[i]). Returns flat rows: per entry (node, code, kind, same_as code
     or -1), its permutation (pegs then colours; kind 0 only), per child (entry row, feedback,
-    start, size, bound) with the children's secrets, and each node's colour blocks."""
+    start, size, bound, whether its node has no entries) with the children's secrets, and each node's colour blocks."""
     p = digits.shape[1]
     r_node = []
     r_code = []
@@ -1136,6 +1144,7 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors,
             ch.append(base_pool + children[j, 2])
             ch.append(children[j, 3])
             ch.append(children[j, 4])
+            ch.append(children[j, 5])
         for t in range(cp.shape[0]):
             ch_pool.append(cp[t])
     m = len(r_code)
@@ -1148,10 +1157,10 @@ def entries_batch(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors,
         rows[j, 3] = r_rep[j]
         for t in range(p + colors):
             perms[j, t] = r_perm[j * (p + colors) + t]
-    kids = np.empty((len(ch) // 5, 5), dtype=np.int64)
-    for j in range(len(ch) // 5):
-        for t in range(5):
-            kids[j, t] = ch[5 * j + t]
+    kids = np.empty((len(ch) // 6, 6), dtype=np.int64)
+    for j in range(len(ch) // 6):
+        for t in range(6):
+            kids[j, t] = ch[6 * j + t]
     kpool = np.empty(len(ch_pool), dtype=np.int64)
     for j in range(len(ch_pool)):
         kpool[j] = ch_pool[j]

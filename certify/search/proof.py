@@ -141,6 +141,16 @@ class ProofWriter:
             self.pending.append(found)
         return placeholder(found)
 
+    def leaf_raw(self, raw: bytes, size: int, bound: int, depth=None) -> str:
+        """:meth:`ref_raw` of a node the caller knows has no entries (counting settles it):
+        its body is written at once instead of being queued for filling."""
+        key = _HEAD.pack(bound, -1 if depth is None else depth) + raw
+        found = self.ids.get(key)
+        if found is None:
+            found = self._new(key, 0 if depth is None else depth, size, bound)
+            self._set(found, {"bound": bound})
+        return placeholder(found)
+
     def _new(self, key, depth, size, bound) -> int:
         number = self.ids[key] = len(self.keys)
         self.keys.append(key)
