@@ -10,8 +10,10 @@ the recursion of :mod:`.total` in one compiled call:
   (matched by how often each colour sits on each peg, then checked on S), as :mod:`.symmetry`
   does; orbits then by iterated minima over the generators' maps;
 - each guess's counting value (|S| + the counting bound of every class, or infeasible when a
-  class exceeds N(r - 1)), for all guesses at once, reading one row of the (symmetric)
-  feedback matrix per secret (rows in order: the matrix does not fit in cache from 4x7 on);
+  class exceeds N(r - 1)), for all guesses at once, from class counters built one row of the
+  (symmetric) feedback matrix per secret (rows in order: the matrix does not fit in cache from
+  4x7 on): 4-bit counters in one word per code up to b + 1 secrets, 8-bit ones in two words up
+  to 255, else class sizes per guess;
   guesses in increasing value, ties in code order; the scan stops as soon as a value reaches
   the best total found (every later one is at least as high);
 - a guess's classes smallest first, each searched with the window that is left (the small
