@@ -19,10 +19,12 @@ run: setup
 		$(CERTIFY) render build/knuth-4x6.json -o build/knuth-4x6-overview.svg; \
 	else echo "(no Graphviz dot: the picture is left out; tools/system-packages.sh says how to install it)"; fi
 
-# `make test TESTS=tests/test_render.py` runs part of the suite.
+# `make test TESTS=tests/test_render.py` runs part of the suite. The tests run on one process per
+# core, at most 4 (pytest-xdist): the whole suite took 631 s on one process of this 2-core machine,
+# 322 s on two (same 2014 tests passed).
 TESTS ?=
 test: setup
-	$(PY) -m pytest -q $(TESTS)
+	$(PY) -m pytest -q -n auto --maxprocesses 4 $(TESTS)
 
 setup: $(STAMP) dot
 
