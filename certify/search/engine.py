@@ -8,7 +8,7 @@ the recursion of :mod:`.total` in one compiled call:
   orbits' lowest codes rename each block's colours in order of first appearance. Sets of
   ``NSYM`` or more also: for each peg permutation, a colour permutation that goes with it
   (matched by how often each colour sits on each peg, then checked on S), as :mod:`.symmetry`
-  does; orbits then by iterated minima over the generators' maps;
+  does; orbits then walked breadth first over the generators' maps (:func:`orbit_reps`);
 - each guess's counting value (|S| + the counting bound of every class, or infeasible when a
   class exceeds N(r - 1)), for all guesses at once, from class counters built one row of the
   (symmetric) feedback matrix per secret (rows in order: the matrix does not fit in cache from
@@ -400,8 +400,8 @@ def orbit_reps(gsig, gtau, digits, pows, vindex):  # pragma: no cover
                 v += gtau[g, digits[x, i]] * pows[gsig[g, i]]
             img[g, x] = vindex[v]
     # Breadth first from each code not yet reached, in increasing order: the first of an orbit
-    # is its lowest (one pass, where iterating every generator's whole map to a fixed point
-    # took a third of Bulls and Cows' search).
+    # is its lowest (one pass; iterating every generator's whole map to a fixed point took a
+    # third of Bulls and Cows' search).
     rep = np.full(n, -1, dtype=np.int64)
     queue = np.empty(n, dtype=np.int64)
     for x in range(n):
@@ -468,7 +468,8 @@ def _counting_values(fb, n_fb, win, dct, W, fbc, cands, guesses, m, mw, lexk, ct
                      n_fc, winc):  # pragma: no cover
     """(qall, big): each of guesses[:m]'s counting value at S = cands and its largest
     non-winning class (or 0 where no test needs it, with ``W``), rc guesses left after it.
-    From the 4-bit counters W when S has them (an empty W: it has not); else, for a few secrets,
+    From the 4-bit counters W when S has them (an empty W: it has not); else, below 256 secrets
+    and with the compact matrix, from 8-bit counters (:func:`_packed8`); else, for a few secrets,
     guess by guess with its class sizes in one small array (cache resident), reading fb[s, g]
     from the n rows of S side by side; else one row of the (symmetric) feedback matrix per
     secret, read in order, the counting value growing with each secret added to a class."""
@@ -756,6 +757,15 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
 
 
 @njit(cache=True, nogil=True)
+def _no_entries(E, e, bound, n, b, mw, lexk, r):  # pragma: no cover
+    """Whether the proof node of a set of n secrets (memo entry e, or -1), bound ``bound``, r
+    guesses left, has no guess entries: the search saw every code there refuted by counting, or
+    it is a small set proven at 2n (no candidate splits it into singletons: every guess costs 2n
+    or more by counting). :func:`node_entries` skips such a node, and says so of its children."""
+    return (e >= 0 and E[e, MINQ] >= bound) or (n <= b + 1 and bound <= small_costs(mw, lexk, n, r)[1])
+
+
+@njit(cache=True, nogil=True)
 def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask,
                  pperms, pows, vindex, nsym,
                  table, E, pool, cands, r, bound, fbc, n_fc, winc):  # pragma: no cover
@@ -772,7 +782,6 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     n = cands.shape[0]
     n_codes = fb.shape[0]
     e = find(table, E, pool, cands, r)
-    known = e >= 0 and E[e, MINQ] >= bound  # the search saw every code refuted by counting
     rc = -1 if r < 0 else r - 1
     limit = -1 if r < 0 else ncap[rc]
     codes = []
@@ -791,9 +800,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
     extra = np.zeros(n_fb, dtype=np.int64)
     lbs = np.zeros(n_fb, dtype=np.int64)
     leaf = np.zeros(n_fb, dtype=np.int64)
-    # A small set proven at 2n (no candidate splits it into singletons): every guess
-    # costs 2n or more by counting, nothing to write.
-    skip = known or (n <= b + 1 and bound <= small_costs(mw, lexk, n, r)[1])
+    skip = _no_entries(E, e, bound, n, b, mw, lexk, r)
     # The counting value of every code that is the lowest of its orbit under the colour
     # blocks' permutations (the others have no entry; the permutations fix S, so the values
     # are those of the orbits' lowest codes), all at once (:func:`_counting_values`).
@@ -865,9 +872,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
             if e >= 0 and E[e, LB] > lb:
                 lb = E[e, LB]
             lbs[f] = lb
-            # The child's own node has no entries (node_entries skips it): every code there
-            # was refuted by counting, or it is a small set proven at 2m.
-            leaf[f] = (e >= 0 and E[e, MINQ] >= lb) or (m <= b + 1 and lb <= small_costs(mw, lexk, m, rc)[1])
+            leaf[f] = _no_entries(E, e, lb, m, b, mw, lexk, rc)  # its own node is skipped
             extra[f] = lb - qc
             total += extra[f]
         if total < bound:
@@ -925,42 +930,20 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
 
 
 @njit(cache=True, nogil=True)
-def _peg_generators(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
-    """(True, gsig, gtau): the stabilizer's generators (:func:`stabilizer`) when S is big
-    enough (>= nsym) and some peg permutation fixes it (with a colour permutation); else
-    (False, unused)."""
+def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
+    """(True, rep) when S is big enough (>= nsym) and some peg permutation fixes it (with a
+    colour permutation): rep[x], the lowest code of x's orbit; else (False, unused)."""
     if cands.shape[0] < nsym or pperms.shape[0] == 0:
-        return False, np.zeros((0, digits.shape[1]), dtype=np.int64), np.zeros((0, colors), dtype=np.int64)
+        return False, np.zeros(1, dtype=np.int64)
     gsig, gtau = stabilizer(cands, mask, digits, colors, pperms, pows, vindex, blk)
     swaps = 0
     for c in range(colors):
         if blk[c] != c:
             swaps += 1
-    return gsig.shape[0] > swaps, gsig, gtau
-
-
-@njit(cache=True, nogil=True)
-def _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym):  # pragma: no cover
-    """(True, rep) when S is big enough (>= nsym) and some peg permutation fixes it (with a
-    colour permutation): rep[x], the lowest code of x's orbit; else (False, unused)."""
-    found, gsig, gtau = _peg_generators(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
-    if not found:
+    if gsig.shape[0] == swaps:
         return False, np.zeros(1, dtype=np.int64)
     rep, _ = orbit_reps(gsig, gtau, digits, pows, vindex)
     return True, rep
-
-
-@njit(cache=True, nogil=True)
-def orbit_lowest(gsig, gtau, digits, pows, vindex, out):  # pragma: no cover
-    """Writes to out the lowest code of every orbit under the generators, in increasing order;
-    returns how many."""
-    rep, _ = orbit_reps(gsig, gtau, digits, pows, vindex)
-    m = 0
-    for x in range(rep.shape[0]):
-        if rep[x] == x:
-            out[m] = x
-            m += 1
-    return m
 
 
 @njit(cache=True, nogil=True)
@@ -971,10 +954,15 @@ def guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex,
     else of the colour blocks' permutations (:func:`canonical_codes`, cached in ``gcache``:
     see :func:`_canonical_cached`), else every code; returns how many."""
     blk, rank, count = blocks(cands, mask, swaps, pa, pb, colors)
-    found, gsig, gtau = _peg_generators(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
-    if found:
-        return orbit_lowest(gsig, gtau, digits, pows, vindex, out)
+    full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
     n_codes = digits.shape[0]
+    if full:
+        m = 0
+        for g in range(n_codes):
+            if rep[g] == g:
+                out[m] = g
+                m += 1
+        return m
     for c in range(colors):
         if count[c] > 1:
             return _canonical_cached(digits, blk, rank, out, gcache)

@@ -132,23 +132,18 @@ class ProofWriter:
         """The reference to node (cands, bound[, depth]), queued for filling if new."""
         return self.ref_raw(cands.astype(self.dtype).tobytes(), len(cands), bound, depth)
 
-    def ref_raw(self, raw: bytes, size: int, bound: int, depth=None) -> str:
-        """:meth:`ref` of a set given as its key bytes (``raw``: its codes in :attr:`dtype`)."""
+    def ref_raw(self, raw: bytes, size: int, bound: int, depth=None, settled: bool = False) -> str:
+        """:meth:`ref` of a set given as its key bytes (``raw``: its codes in :attr:`dtype`).
+        ``settled``: the caller knows the node has no entries (counting settles it), so its body
+        is written at once instead of being queued for filling."""
         key = _HEAD.pack(bound, -1 if depth is None else depth) + raw
         found = self.ids.get(key)
         if found is None:
             found = self._new(key, 0 if depth is None else depth, size, bound)
-            self.pending.append(found)
-        return placeholder(found)
-
-    def leaf_raw(self, raw: bytes, size: int, bound: int, depth=None) -> str:
-        """:meth:`ref_raw` of a node the caller knows has no entries (counting settles it):
-        its body is written at once instead of being queued for filling."""
-        key = _HEAD.pack(bound, -1 if depth is None else depth) + raw
-        found = self.ids.get(key)
-        if found is None:
-            found = self._new(key, 0 if depth is None else depth, size, bound)
-            self._set(found, {"bound": bound})
+            if settled:
+                self._set(found, {"bound": bound})
+            else:
+                self.pending.append(found)
         return placeholder(found)
 
     def _new(self, key, depth, size, bound) -> int:

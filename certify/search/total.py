@@ -285,6 +285,7 @@ class TotalSearch:
                 for d, size, b, body, codes in writer.below()]
 
     def _fill(self, writer) -> None:
+        held = self._memo_raw(writer)
         while writer.pending:
             # Nodes are filled in the order they were met (the refs they make keep it); the
             # compiled search's nodes of a batch are computed in one call. A batch is a slice
@@ -301,7 +302,7 @@ class TotalSearch:
                 else:
                     how.append(2)
                     compiled.append((cands, r, bound))
-            make = self._compiled_entries(compiled, writer)
+            make = self._compiled_entries(compiled, writer, held)
             i = 0
             for (key, cands, bound, depth), kind in zip(batch, how):
                 if kind == 0:
@@ -316,10 +317,11 @@ class TotalSearch:
     def _settled(self, cands, bound, r) -> bool:
         return self._quick(len(cands), r) >= bound or (r is not None and r <= 0)
 
-    def _compiled_entries(self, nodes, writer):
+    def _compiled_entries(self, nodes, writer, held):
         """For the nodes (cands, r, bound) the compiled search proved, ``make(i, depth)``: node i's
         guess entries and interchangeable colours at that depth (:func:`.engine.entries_batch`,
-        one compiled call for all), refs made in order."""
+        one compiled call for all), refs made in order. ``held``: the sets of the search above
+        the compiled one (:meth:`_memo_raw`)."""
         if not nodes:
             return None
         sp = self.space
@@ -340,15 +342,12 @@ class TotalSearch:
         # proof's nodes: 289,457 of 4x7's 292,712), unless the search above the compiled one
         # holds its set (that node is written from the memo).
         kleaf = kids[:, 5].tolist()
-        leaf_raw = writer.leaf_raw
-        held = self._memo_raw(writer)
         kfrom, kto = (kids[:, 2] * w).tolist(), ((kids[:, 2] + kids[:, 3]) * w).tolist()
 
         def child(t, depth):
             raw = kbytes[kfrom[t]:kto[t]]
-            if kleaf[t] and (not held or (raw, None if depth is None else self.max_guesses - depth) not in held):
-                return leaf_raw(raw, ksize[t], kbound[t], depth)
-            return ref_raw(raw, ksize[t], kbound[t], depth)
+            settled = kleaf[t] and (not held or (raw, None if depth is None else self.max_guesses - depth) not in held)
+            return ref_raw(raw, ksize[t], kbound[t], depth, settled)
 
         def make(i, depth):
             child_depth = None if depth is None else depth + 1
