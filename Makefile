@@ -26,7 +26,11 @@ TESTS ?=
 test: setup
 	$(PY) -m pytest -q -n auto --maxprocesses 4 $(TESTS)
 
+# The search's loops compiled ahead of time for this machine (certify/search/compiled.py: ~30 s,
+# once per change of their sources; then every search starts without importing numba). Without a
+# C compiler the search runs on numba's JIT and the note says so.
 setup: $(STAMP) dot
+	@$(PY) -m certify.search.compiled || true
 
 # pip -qq: errors only (no notice of the editable install, nor of the machine's pip configuration).
 $(STAMP): pyproject.toml
@@ -35,7 +39,6 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -qq -e '.[test]'
 	$(PY) -m compileall -q certify  # bytecode even where PYTHONDONTWRITEBYTECODE is set (~0.05 s a run)
 	$(PY) -m certify.strategies.kernel  # compile the numba loop once (cached on disk)
-	$(PY) -m certify.search.engine  # the exact search's compiled loops, likewise
 	@touch $(STAMP)
 
 # System packages (tools/system-packages.sh: Graphviz's dot for `certify render`, chromium and its

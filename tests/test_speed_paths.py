@@ -7,6 +7,8 @@ enough to build the plain way.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -211,9 +213,14 @@ def test_a_build_starts_numba_without_importing_scipy_linalg(tmp_path):
             f"rc = main(['build', 'optimal', '--pegs', '2', '--colors', '4', '-q', '-o', {str(out_file)!r}]); "
             "print(rc, 'scipy.linalg' in sys.modules, 'numba.np.arraymath' in sys.modules); "
             "import scipy.linalg, scipy.optimize; print(scipy.linalg.solve([[2.0]], [4.0])[0])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split()[-4:] == ["0", "False", "True", "2.0"]
-    assert '"total_guesses": 45' in out_file.read_text()
+    # numba's JIT (CERTIFY_JIT=1): it starts, without scipy.linalg; the search's module compiled
+    # ahead of time (certify/search/compiled.py, the default): numba is not imported at all
+    for jit, numba_array in (("1", "True"), ("0", "False")):
+        env = dict(os.environ, CERTIFY_JIT=jit)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env=env)
+        assert out.stdout.split()[-4:] == ["0", "False", numba_array, "2.0"]
+        assert '"total_guesses": 45' in out_file.read_text()
     # the library itself leaves imports alone
     code = "import sys, numba, numba.np.arraymath; print('scipy.linalg' in sys.modules)"
     lib = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

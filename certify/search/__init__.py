@@ -10,7 +10,9 @@ lower-bound certificate (docs/lower-bound-format.md) for the independent checker
 - :mod:`.worst`: "every strategy needs >= D guesses" and its proof;
 - :mod:`.total`: the exact optimum total (branch and bound), its strategy and its proof;
 - :mod:`.proof`: nodes, references and the certificate's bytes;
-- :mod:`.catalog`: the committed proofs under certificates/bounds/.
+- :mod:`.catalog`: the committed proofs under certificates/bounds/;
+- :mod:`.compiled`: the compiled loops (:mod:`.engine`, :mod:`.kernel`, :mod:`.wengine`) from
+  numba's JIT, or from the module ``make setup`` compiles ahead of time from the same source.
 
 Imports one way: this package uses the game and certificate writing; the checkers and the core
 never import it. Only these do, lazily: the ``bound`` and ``build optimal`` commands, the

@@ -44,7 +44,7 @@ that are never negative. With (1, 0) (the default) the arithmetic is the plain t
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .compiled import njit
 
 #: The value of a set no strategy settles within the guesses left.
 INF = 10**9
@@ -671,11 +671,11 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
     quick = np.empty(n_codes, dtype=np.int64)
     rc = -1 if r < 0 else r - 1
     limit = -1 if r < 0 else ncap[rc]
-    lowest = INF  # the least lower bound among guesses no better than beta (fail-soft)
+    lowest = np.int64(INF)  # the least lower bound among guesses no better than beta (fail-soft)
     qall, big = _counting_values(fb, n_fb, win, dct, W, fbc, cands, guesses, m_all, mw, lexk, ctotal, ncap, rc,
                                  limit, n_fc, winc)
     k = 0
-    minq = INF  # the least counting value of a code not refuted by a class size (orbits share it)
+    minq = np.int64(INF)  # the least counting value of a code not refuted by a class size (orbits share it)
     for j in range(m_all):
         if limit >= 0 and big[j] > limit:
             continue  # infeasible
@@ -751,7 +751,7 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
         _store(table, E, pool, st, cands, r, best, 1, best_g, minq)
         return best
     if lowest > INF:
-        lowest = INF
+        lowest = np.int64(INF)
     _store(table, E, pool, st, cands, r, lowest, 0, -1, minq)
     return lowest
 

@@ -23,7 +23,7 @@ or :mod:`.weighted`); the trees this search returns are checked by ``certify/ver
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .compiled import njit
 
 from .engine import BEST, EXACT, FULL, LB, NODES, OVERFLOW, Engine, _store, find, guess_reps
 
@@ -88,8 +88,8 @@ def wsolve(fb, n_fb, win, ctotal, digits, colors, swaps, pa, pb, mask, pperms, p
             size[j, f] += 1
     quick = np.empty(m_all, dtype=np.int64)
     keep = np.empty(m_all, dtype=np.int64)
-    lowest = WINF
-    minq = WINF
+    lowest = np.int64(WINF)
+    minq = np.int64(WINF)
     k = 0
     for j in range(m_all):
         q = ws
