@@ -327,6 +327,9 @@ def parts_scores(gp, gc, gms, n_ms, by_black, by_total, digits, candidates, pegs
                 continue
         pairs += n
         # Black counts: the candidates per number of blacks (word by word, kept in ``eqb``).
+        # (The three-bit adder over the pegs is written out in each of its three loops, not a
+        # helper: a numba call with array arguments counts a reference per array per call, which
+        # cost a third of the exact search's time when it had such helpers in its hot loops.)
         for b in range(P):
             cb[b] = 0
         for w in range(words):
