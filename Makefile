@@ -38,7 +38,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -qq --upgrade pip
 	$(PY) -m pip install -qq -e '.[test]'
 	$(PY) -m compileall -q certify  # bytecode even where PYTHONDONTWRITEBYTECODE is set (~0.05 s a run)
-	$(PY) -m certify.strategies.kernel  # compile the numba loop once (cached on disk)
+	@# The heuristics' numba loops (cached on disk, ~20 s) compile on one core while the search's
+	@# are compiled ahead of time on the other (setup's step below then finds them up to date).
+	$(PY) -m certify.strategies.kernel & warm=$$!; $(PY) -m certify.search.compiled || true; wait $$warm
 	@touch $(STAMP)
 
 # System packages (tools/system-packages.sh: Graphviz's dot for `certify render`, chromium and its
