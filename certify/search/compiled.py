@@ -103,8 +103,7 @@ def _exercise() -> None:
     game = Game(3, 3, True)
     space = Space(game)
     every = np.arange(game.size, dtype=np.int64)
-    eng = engine.Engine(space, Counting(3, 3, True))
-    eng.solve(every, None, engine.INF)
+    eng = engine.Engine(space, Counting(3, 3, True))  # (warm_up solved 3x3 on its own engine)
     eng._grow()  # rehash
     gsig, gtau = engine.stabilizer(every, eng.mask, eng.digits, 3, eng.pperms, eng.pows, eng.vindex,
                                    np.arange(3))
