@@ -32,7 +32,8 @@ SOURCES = ("compiled.py", "engine.py", "kernel.py", "wengine.py")
 #: The functions Python calls, per module: each has exactly one signature (the build checks).
 EXPORTS = {
     "engine": ("solve", "find", "rehash", "node_entries", "entries_batch", "orbit_reps", "stabilizer"),
-    "kernel": ("class_sizes", "partition_hashes", "same_partitions", "perfect_split"),
+    "kernel": ("class_sizes", "partition_hashes", "same_partitions", "perfect_split", "set_hashes",
+               "find_map"),
     "wengine": ("wsolve",),
 }
 
@@ -96,6 +97,7 @@ def _exercise() -> None:
     from ..game import Game
     from . import engine, kernel
     from .counting import Counting
+    from .proof import ProofWriter
     from .space import Space
     from .wengine import WeightedSearch
 
@@ -113,6 +115,10 @@ def _exercise() -> None:
     kernel.same_partitions(space.fb, every, every, every, space.n_fb, space.win)
     kernel.perfect_split(space.fb, every, space.n_fb, space.win)
     WeightedSearch(game, np.ones(game.size, dtype=np.int64)).value()
+    # set_hashes and find_map, as the proof writer calls them: {000, 001, 012}, then its image under a swap of two pegs.
+    writer = ProofWriter(space, {})
+    writer.ref(np.array([0, 1, 5], dtype=np.int64), 9)
+    writer.ref(np.array([0, 3, 7], dtype=np.int64), 9)
 
 
 def _python_signatures(modules) -> dict:
@@ -133,8 +139,10 @@ def _python_signatures(modules) -> dict:
 
     real = {id(getattr(modules[mod], fname)): (mod, fname, getattr(modules[mod], fname))
             for mod, names in EXPORTS.items() for fname in names}
+    from . import proof
+
     swapped = []  # (module, name, real): wengine imports find from engine, say
-    for module in modules.values():
+    for module in (*modules.values(), proof):  # (the proof writer calls two kernel loops)
         for attr, value in list(vars(module).items()):
             if id(value) in real:
                 mod, fname, disp = real[id(value)]

@@ -17,6 +17,7 @@ document's nodes are one JSON array (:class:`Nodes`), which :func:`dumps` writes
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import struct
 from array import array
@@ -26,6 +27,7 @@ import numpy as np
 import orjson
 
 from .. import __version__
+from .kernel import find_map, set_hashes
 
 FORMAT = "mastermind-lower-bound-certificate"
 VERSION = 1
@@ -34,6 +36,10 @@ VERSION = 1
 _PLACEHOLDER = re.compile(rb'"@(\d+)"')
 #: A key's head: the node's bound and depth (-1: none), then its set.
 _HEAD = struct.Struct("<qb")
+#: Sets of more codes are never shared (their hash costs |S|^2).
+SHARE_CAP = 1024
+#: Nodes of one hash, size, bound and depth that a new set is compared with.
+SHARE_TRIES = 4
 
 
 def placeholder(number: int) -> str:
@@ -103,7 +109,7 @@ class _Bodies:
 
 
 class ProofWriter:
-    def __init__(self, space, claims: dict) -> None:
+    def __init__(self, space, claims: dict, share: bool = True) -> None:
         self.space = space
         self.claims = claims
         # A set's codes take 2 bytes each in a key (4 beyond 65,536 codes).
@@ -122,28 +128,78 @@ class ProofWriter:
         self.filled = 0
         self.pending: deque = deque()  # numbers met, not yet filled
         self._current = None
+        # Shared sub-proofs: a set that a permutation maps from a node's set (same size, bound
+        # and depth) is a reference {"node": j, "perm": P} to that node, not a node of its own
+        # (docs/lower-bound-format.md, "Candidate sets"). Nodes are looked up by a hash that
+        # the permutations keep; the map is searched, and the checker checks it.
+        self.share = share
+        self.alias: dict = {}  # key -> its permuted reference
+        self.buckets: dict = {}  # (hash, size, bound, depth) -> [numbers met]
+        if share:
+            n = space.n
+            p, c = space.pegs, space.colors
+            self._digits = np.ascontiguousarray(space.digits, dtype=np.int64)
+            self._perms = np.array(list(itertools.permutations(range(p))), dtype=np.int64)
+            self._pows = np.array([c ** (p - 1 - i) for i in range(p)], dtype=np.int64)
+            self._vindex = np.full(c ** p, -1, dtype=np.int64)
+            self._vindex[space.values] = np.arange(n)
+            self._mark = np.zeros(n, dtype=np.bool_)
+            self._out = np.zeros(p + c, dtype=np.int64)
 
     # -- keys and references -------------------------------------------------------------
 
     def root(self, cands, bound, depth=None) -> str:
         return self.ref(cands, bound, depth)
 
-    def ref(self, cands, bound: int, depth=None) -> str:
+    def ref(self, cands, bound: int, depth=None):
         """The reference to node (cands, bound[, depth]), queued for filling if new."""
         return self.ref_raw(cands.astype(self.dtype).tobytes(), len(cands), bound, depth)
 
-    def ref_raw(self, raw: bytes, size: int, bound: int, depth=None, settled: bool = False) -> str:
+    def hashes(self, pool, starts, sizes) -> np.ndarray:
+        """:func:`.kernel.set_hashes` of the sets pool[starts[t]:starts[t] + sizes[t]], as
+        :meth:`ref_raw` takes them."""
+        sp, c = self.space, np.ascontiguousarray
+        return set_hashes(sp.fb, c(pool, np.int64), c(starts, np.int64), c(sizes, np.int64), sp.n_fb,
+                          SHARE_CAP)
+
+    def ref_raw(self, raw: bytes, size: int, bound: int, depth=None, settled: bool = False,
+                h=None):
         """:meth:`ref` of a set given as its key bytes (``raw``: its codes in :attr:`dtype`).
         ``settled``: the caller knows the node has no entries (counting settles it), so its body
-        is written at once instead of being queued for filling."""
+        is written at once instead of being queued for filling. ``h``: the set's
+        :meth:`hashes` if the caller has it. The reference is a placeholder, or a dict
+        {"node": placeholder, "perm": P} when the set is the image of a node's set."""
         key = _HEAD.pack(bound, -1 if depth is None else depth) + raw
         found = self.ids.get(key)
-        if found is None:
-            found = self._new(key, 0 if depth is None else depth, size, bound)
-            if settled:  # orjson's bytes of {"bound": bound}, without the dict (most nodes)
-                self._set_bytes(found, b'{"bound":%d}' % bound)
-            else:
-                self.pending.append(found)
+        if found is not None:
+            return placeholder(found)
+        bucket = None
+        if self.share and not settled and size <= SHARE_CAP:
+            alias = self.alias.get(key)
+            if alias is not None:
+                return alias
+            if h is None:
+                codes = np.frombuffer(raw, self.dtype).astype(np.int64)
+                h = self.hashes(codes, np.zeros(1, np.int64), np.array([size], np.int64))[0]
+            bucket = self.buckets.setdefault((int(h), size, bound, depth), [])
+            if bucket:
+                T = np.frombuffer(raw, self.dtype).astype(np.int64)
+                for number in bucket:
+                    R = np.frombuffer(self.keys[number], self.dtype, offset=_HEAD.size).astype(np.int64)
+                    if find_map(R, T, self._digits, self.space.colors, self._perms, self._pows,
+                                self._vindex, self._mark, self._out):
+                        p = self.space.pegs
+                        out = self._out.tolist()
+                        alias = self.alias[key] = {"node": placeholder(number),
+                                                   "perm": {"colors": out[p:], "pegs": out[:p]}}
+                        return alias
+        found = self._new(key, 0 if depth is None else depth, size, bound)
+        if bucket is not None and len(bucket) < SHARE_TRIES:
+            bucket.append(found)
+        if settled:  # orjson's bytes of {"bound": bound}, without the dict (most nodes)
+            self._set_bytes(found, b'{"bound":%d}' % bound)
+        else:
+            self.pending.append(found)
         return placeholder(found)
 
     def _new(self, key, depth, size, bound) -> int:
