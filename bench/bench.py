@@ -343,8 +343,8 @@ def optimal_rows(tmp: Path, runs: int, quick: bool, big: bool = False) -> list[d
     if big:
         games.append(("bulls and cows", ["--pegs", "4", "--colors", "10", "--no-repetition"],
                       peer_target("optimal bulls and cows") + "; Tanaka 1996: 26274", 1))
-        # 4x8 (issue 22): about 1.5 min of CPU and 0.8 GB each, proofs of 12 MB gzipped; checked
-        # below by the standalone checker (about 6.5 min and 0.9 GB each).
+        # 4x8 (issue 22): about 1.1 min of CPU and 0.6 GB each, proofs of 8.5 MB gzipped; checked
+        # below by the standalone checker (about 1.5 min and 0.4 GB each).
         games.append(("4x8", ["--pegs", "4", "--colors", "8"],
                       "first checked: 20471 (claimed by a C solver capped at depth 7)", 1))
         games.append(("4x8 max 6", ["--pegs", "4", "--colors", "8", "--max-guesses", "6"], "20473 claimed", 1))
