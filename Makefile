@@ -26,11 +26,11 @@ TESTS ?=
 test: setup
 	$(PY) -m pytest -q -n auto --maxprocesses 4 $(TESTS)
 
-# The search's loops compiled ahead of time for this machine (certify/search/compiled.py: ~30 s,
+# The search's loops compiled ahead of time for this machine (certify/compiled.py: ~30 s,
 # once per change of their sources; then every search starts without importing numba). Without a
 # C compiler the search runs on numba's JIT and the note says so.
 setup: $(STAMP) dot
-	@$(PY) -m certify.search.compiled || true
+	@$(PY) -m certify.compiled || true
 
 # pip -qq: errors only (no notice of the editable install, nor of the machine's pip configuration).
 $(STAMP): pyproject.toml
@@ -40,7 +40,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m compileall -q certify  # bytecode even where PYTHONDONTWRITEBYTECODE is set (~0.05 s a run)
 	@# The heuristics' numba loops (cached on disk, ~20 s) compile on one core while the search's
 	@# are compiled ahead of time on the other (setup's step below then finds them up to date).
-	$(PY) -m certify.strategies.kernel & warm=$$!; $(PY) -m certify.search.compiled || true; wait $$warm
+	$(PY) -m certify.strategies.kernel & warm=$$!; $(PY) -m certify.compiled || true; wait $$warm
 	@touch $(STAMP)
 
 # System packages (tools/system-packages.sh: Graphviz's dot for `certify render`, chromium and its

@@ -1,4 +1,4 @@
-"""The search's loops compiled ahead of time (certify/search/compiled.py): `make setup` built them,
+"""The search's loops compiled ahead of time (certify/compiled.py): `make setup` built them,
 the search uses them without importing numba, they compute what numba's JIT computes from the same
 source, they release the GIL, and a changed source or machine names another module."""
 
@@ -15,17 +15,19 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
-from certify.search import compiled
+from certify import compiled
 
 #: Runs in a subprocess in either mode and prints a digest of what the compiled exports return:
 #: proofs (engine: solve, find, node_entries, entries_batch; orbits and stabilizers through
-#: same_as), strategies, a worst-case proof (kernel), weighted values and trees (wengine).
+#: same_as), strategies, a worst-case proof (kernel), weighted values and trees (wengine), and
+#: the heuristic strategies' certificates (their scoring loops).
 DIGEST = r"""
 import hashlib, sys
 import numpy as np
 from certify.certificate import dumps as strategy_bytes
 from certify.game import Game
-from certify.search import compiled, engine
+from certify import compiled
+from certify.search import engine
 from certify.search.proof import dumps
 from certify.search.total import TotalSearch
 from certify.search.wengine import WeightedSearch
@@ -43,6 +45,13 @@ g = Game(3, 4, True)
 weights = np.array([(0, 2, 5, 1)[len(set(g.text(i)))] for i in range(g.size)], dtype=np.int64)
 ws = WeightedSearch(g, weights)
 h.update(str(ws.value()).encode() + repr(ws.tree()).encode())
+# The heuristic strategies' scoring loops (strategies/kernel.py, bitkernel.py): 4x6 through the
+# loops and the bit-sliced ones, 5x4 too (their certificates' bytes).
+from certify.certificate import make_certificate
+from certify.strategies import STRATEGIES
+for name in ("knuth", "most-parts", "entropy", "expected-size"):
+    for game in (Game(4, 6, True), Game(5, 4, True)):
+        h.update(strategy_bytes(make_certificate(STRATEGIES[name](game, engine="kernel"))))
 print("numba" in sys.modules, compiled.AOT is not None, h.hexdigest())
 """
 
@@ -58,19 +67,24 @@ def run_python(code, jit: bool):
 
 def test_setup_built_the_module_and_the_search_uses_it():
     """`make setup` (which runs before the suite) compiled this very source for this machine."""
-    assert compiled.AOT is not None, "no up-to-date certify/search/_aot_*: run `make setup`"
+    assert compiled.AOT is not None, "no up-to-date certify/_aot_*: run `make setup`"
     from certify.search import engine, kernel, wengine
 
     assert engine.solve is compiled.AOT.engine__solve
     assert kernel.class_sizes is compiled.AOT.kernel__class_sizes
     assert wengine.wsolve is compiled.AOT.wengine__wsolve
+    from certify.strategies import bitkernel
+    from certify.strategies import kernel as skernel
+
+    assert skernel._parts is compiled.AOT.strategies_kernel___parts
+    assert bitkernel.parts_scores is compiled.AOT.strategies_bitkernel__parts_scores
     assert not hasattr(engine.solve, "py_func")  # not a numba dispatcher
 
 
 def test_the_search_starts_without_numba():
     out = run_python("import sys, certify.search.total, certify.search.worst, certify.search.wengine,"
-                     " certify.search.split; print(sorted(m for m in sys.modules if 'numba' in m))",
-                     jit=False)
+                     " certify.search.split, certify.strategies.kernel, certify.strategies.bitkernel;"
+                     " print(sorted(m for m in sys.modules if 'numba' in m))", jit=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
 
@@ -122,6 +136,7 @@ def test_the_exports_release_the_gil():
 
 def test_the_name_follows_every_source_byte(tmp_path):
     for name in compiled.SOURCES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(compiled.HERE / name, tmp_path / name)
     assert compiled.key(tmp_path) == compiled.key()
     for name in compiled.SOURCES:
@@ -150,7 +165,7 @@ def test_cpu_identity_leaves_out_the_clock():
 
 
 def test_jit_mode_when_asked():
-    out = run_python("from certify.search import compiled, engine; "
+    out = run_python("from certify import compiled; from certify.search import engine; "
                      "print(compiled.AOT is None, hasattr(engine.solve, 'py_func'))", jit=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True"]

@@ -214,7 +214,7 @@ def test_a_build_starts_numba_without_importing_scipy_linalg(tmp_path):
             "print(rc, 'scipy.linalg' in sys.modules, 'numba.np.arraymath' in sys.modules); "
             "import scipy.linalg, scipy.optimize; print(scipy.linalg.solve([[2.0]], [4.0])[0])")
     # numba's JIT (CERTIFY_JIT=1): it starts, without scipy.linalg; the search's module compiled
-    # ahead of time (certify/search/compiled.py, the default): numba is not imported at all
+    # ahead of time (certify/compiled.py, the default): numba is not imported at all
     for jit, numba_array in (("1", "True"), ("0", "False")):
         env = dict(os.environ, CERTIFY_JIT=jit)
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

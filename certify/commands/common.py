@@ -66,7 +66,7 @@ def import_numba() -> None:
 
 def freeze_startup(*modules: str) -> None:
     """Import ``modules`` (numpy comes with them, and numba when they use its JIT: then through
-    :func:`import_numba`; the search's compiled module needs no numba, certify.search.compiled),
+    :func:`import_numba`; the search's compiled module needs no numba, certify.compiled),
     then move every object made so far out of the cyclic GC's reach (``gc.freeze``). The CLI
     owns its process and these ~150k objects live as long as it does; left in, every full
     collection walked them all again. Measured side by side (CPU, medians of 7 and 3): build

@@ -11,8 +11,8 @@ lower-bound certificate (docs/lower-bound-format.md) for the independent checker
 - :mod:`.total`: the exact optimum total (branch and bound), its strategy and its proof;
 - :mod:`.proof`: nodes, references and the certificate's bytes;
 - :mod:`.catalog`: the committed proofs under certificates/bounds/;
-- :mod:`.compiled`: the compiled loops (:mod:`.engine`, :mod:`.kernel`, :mod:`.wengine`) from
-  numba's JIT, or from the module ``make setup`` compiles ahead of time from the same source.
+- the compiled loops (:mod:`.engine`, :mod:`.kernel`, :mod:`.wengine`) come from numba's JIT, or
+  from the module ``make setup`` compiles ahead of time from the same source (:mod:`certify.compiled`).
 
 Imports one way: this package uses the game and certificate writing; the checkers and the core
 never import it. Only these do, lazily: the ``bound`` and ``build optimal`` commands, the

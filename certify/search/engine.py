@@ -44,7 +44,7 @@ that are never negative. With (1, 0) (the default) the arithmetic is the plain t
 from __future__ import annotations
 
 import numpy as np
-from .compiled import njit
+from ..compiled import njit
 
 #: The value of a set no strategy settles within the guesses left.
 INF = 10**9

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from .compiled import njit
+from ..compiled import njit
 
 
 @njit(cache=True, nogil=True)

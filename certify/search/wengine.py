@@ -23,7 +23,7 @@ or :mod:`.weighted`); the trees this search returns are checked by ``certify/ver
 from __future__ import annotations
 
 import numpy as np
-from .compiled import njit
+from ..compiled import njit
 
 from .engine import BEST, EXACT, FULL, LB, NODES, OVERFLOW, Engine, _store, find, guess_reps
 

@@ -18,24 +18,30 @@ reference) are those of :mod:`.kernel`: the two paths return the same array.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
 
+from ..compiled import AOT, njit
 from .kernel import ENTROPY, MAX, PARTS, SUMSQ, _entropy_verdict
 
 #: The bit planes hold counts up to 7.
 MAX_PEGS = 7
 
 
-@intrinsic
-def _popcount(typingctx, x):  # pragma: no cover
-    """The number of bits set (one instruction where the CPU has it)."""
-    sig = types.uint64(types.uint64)
+if AOT is None:  # numba's JIT (the ahead-of-time module holds its own compiled copy)
+    from numba import types
+    from numba.extending import intrinsic
 
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
+    @intrinsic
+    def _popcount(typingctx, x):  # pragma: no cover
+        """The number of bits set (one instruction where the CPU has it)."""
+        sig = types.uint64(types.uint64)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+
+        return sig, codegen
+else:
+    def _popcount(x):  # pragma: no cover - only compiled code calls it
+        return bin(int(x)).count("1")
 
 
 def guess_tables(game) -> tuple[np.ndarray, np.ndarray]:

@@ -12,13 +12,16 @@ a guess within ``tol`` (far above the rounding) of the best so far (the *referen
 dropped when its class sizes are those of the reference (an exact tie, which the earlier
 guess wins), and kept otherwise for the caller to settle exactly.
 
-Importing this module imports numba (about 0.4 s), so only big games use it.
+The loops are compiled ahead of time by ``make setup`` (:mod:`certify.compiled`), else by numba
+just in time (importing numba costs about 0.4 s): so only big games use them. Python hands them
+guesses and candidates as read-only int64 arrays (:func:`readonly`): one signature each.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..compiled import njit
 
 MAX, SUMSQ, PARTS, ENTROPY = 0, 1, 2, 3
 #: Entropy's running sum is kept in fixed point (integer adds are faster than float adds
@@ -275,6 +278,17 @@ def _split(flat, rows, keys, g, candidates, n_fb):  # pragma: no cover
     return ordered, sizes
 
 
+def readonly(codes) -> np.ndarray:
+    """``codes`` as a C-contiguous int64 array that cannot be written (a view if need be): the
+    type every compiled loop here is called with (the symmetry filter's guesses are read-only,
+    so all are: one signature to compile and to load)."""
+    codes = np.ascontiguousarray(codes, dtype=np.int64)
+    if codes.flags.writeable:
+        codes = codes.view()
+        codes.flags.writeable = False
+    return codes
+
+
 def _int_limit(limit: float) -> int:
     big = 1 << 62
     return big if limit >= big else int(np.floor(limit))
@@ -285,6 +299,7 @@ def _scores(flat, rows, ckeys, guesses, n_fb, kind, limit, floor, tol, nlogn, re
 
     ``floor``: a score no guess can beat (once reached, the later guesses are hopeless).
     Scores come back as floats (entropy: off the exact value by rounding only)."""
+    guesses = readonly(guesses)
     if kind == ENTROPY:
         return _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist, out)
     loop = _max if kind == MAX else _sumsq if kind == SUMSQ else _parts
@@ -338,7 +353,7 @@ class Kernel:
 
         Entropy: ``ref`` (from :meth:`reference`) carries the reference between calls."""
         n = len(candidates)
-        guesses = np.asarray(guesses, dtype=np.int64)
+        guesses, candidates = readonly(guesses), readonly(candidates)
         out = np.empty(len(guesses))
         floor = least_score(kind, n, self.pegs)
         if kind == PARTS and self._parts_tables() is not None:
@@ -368,8 +383,7 @@ class Kernel:
         gp, gc = self._guess_tables
         game = self.game
         n = len(candidates)
-        pm, cm = bitkernel.node_masks(game.digits, np.asarray(candidates, dtype=np.int64),
-                                      game.pegs, game.colors)
+        pm, cm = bitkernel.node_masks(game.digits, readonly(candidates), game.pegs, game.colors)
         fcum = np.zeros(n + 1, dtype=np.int64)  # the fixed-point term of a class of c
         flimit = ftol = 0
         if kind == ENTROPY:
@@ -381,7 +395,7 @@ class Kernel:
             flimit = _int_limit(limit * SCALE)
             ftol = int(np.ceil(tol * SCALE))
         ilimit = 0 if kind == ENTROPY else _int_limit(limit)
-        return bitkernel.bit_scores(gp, gc, pm, cm, n, game.pegs, guesses, self.n_fb, kind, ilimit,
+        return bitkernel.bit_scores(gp, gc, pm, cm, n, game.pegs, readonly(guesses), self.n_fb, kind, ilimit,
                                     0 if kind == ENTROPY else int(floor), flimit, ftol, fcum,
                                     ref[0], ref[1], out)
 
@@ -406,16 +420,12 @@ class Kernel:
 
     def _parts_scores(self, guesses, candidates, limit, floor, out) -> int:
         run, gp, gc, gms, n_ms, by_black, by_total, digits, pegs, colors = self._parts
-        if guesses.flags.writeable:  # one signature to compile and load: the symmetry filter's
-            guesses = guesses.view()  # guesses are read-only
-            guesses.flags.writeable = False
-        return run(gp, gc, gms, n_ms, by_black, by_total, digits, np.asarray(candidates, dtype=np.int64),
-                   pegs, colors, guesses, _int_limit(limit), int(floor), out)
+        return run(gp, gc, gms, n_ms, by_black, by_total, digits, readonly(candidates),
+                   pegs, colors, readonly(guesses), _int_limit(limit), int(floor), out)
 
     def split(self, guess: int, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """What :meth:`certify.strategies.base.Strategy.split` returns, compiled."""
-        return _split(self.flat, self.rows, self.keys, int(guess), np.asarray(candidates, dtype=np.int64),
-                      self.n_fb)
+        return _split(self.flat, self.rows, self.keys, int(guess), readonly(candidates), self.n_fb)
 
     @staticmethod
     def reference(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -435,11 +445,14 @@ def warm_up() -> None:
     kern = Kernel(game)
     every = np.arange(game.size)
     shared = every.copy()
-    shared.flags.writeable = False  # the symmetry filter's guesses are read-only: another signature
+    shared.flags.writeable = False  # (the symmetry filter's guesses: read-only, as readonly() makes all)
     for kind in KINDS.values():
         for guesses in (every, shared):
             for candidates in (every[:8], every):  # the loops here, and the bit-sliced one
                 kern.scores(kind, guesses, candidates, np.inf, 1e-9)
+    kern._parts = ()  # most-parts as games beyond the bit planes score it (the loops here)
+    for candidates in (every[:8], every):
+        kern.scores(PARTS, every, candidates, np.inf)
     kern.split(0, every)
 
 

@@ -1,13 +1,15 @@
-"""Where the search's compiled loops come from: numba's JIT, or the same functions compiled ahead
-of time into an extension module.
+"""Where the compiled loops come from: numba's JIT, or the same functions compiled ahead of time
+into an extension module.
 
-:mod:`.engine`, :mod:`.kernel` and :mod:`.wengine` decorate their loops with :func:`njit` from
-here. ``python -m certify.search.compiled`` (run by ``make setup``) compiles the functions that
+The search (:mod:`.search.engine`, :mod:`.search.kernel`, :mod:`.search.wengine`) and the
+heuristic strategies' scoring (:mod:`.strategies.kernel`, :mod:`.strategies.bitkernel`) decorate
+their loops with :func:`njit` from here. ``python -m certify.compiled`` (run by ``make setup``) compiles the functions that
 Python calls (``EXPORTS``, with everything they call) from these very sources with numba's
 ahead-of-time compiler into ``_aot_<key>``, an extension module beside this file. When that module
 is present, the decorated names are its functions and numba is never imported: a search command
 saves numba's import and its loading of cached functions, about half of
-``certify build optimal --pegs 4 --colors 6 --proof P`` (0.95 -> 0.5 s CPU here). Otherwise, or
+``certify build optimal --pegs 4 --colors 6 --proof P`` (0.95 -> 0.5 s CPU here), and so does a
+heuristic build of a big game (most-parts 5x8: about 0.45 s). Otherwise, or
 with ``CERTIFY_JIT=1`` in the environment, numba compiles them just in time as before. Both run
 the same source, so the results are the same (tests/test_compiled.py compares them).
 
@@ -27,15 +29,28 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-#: The files whose bytes the module is compiled from (this one: it names the exports).
-SOURCES = ("compiled.py", "engine.py", "kernel.py", "wengine.py")
-#: The functions Python calls, per module: each has exactly one signature (the build checks).
+#: The files whose bytes the module is compiled from (this one: it names the exports), relative
+#: to this folder (the package): the search's loops and the heuristic strategies' scoring loops.
+SOURCES = ("compiled.py", "search/engine.py", "search/kernel.py", "search/wengine.py",
+           "strategies/kernel.py", "strategies/bitkernel.py")
+#: The functions Python calls, per module (the search's by their own name, the strategies' as
+#: strategies_<name>): each has exactly one signature (the build checks; the strategies' kernel
+#: hands them read-only int64 arrays of guesses and candidates, see ``readonly`` there).
 EXPORTS = {
     "engine": ("solve", "find", "rehash", "node_entries", "entries_batch", "orbit_reps", "stabilizer"),
     "kernel": ("class_sizes", "partition_hashes", "same_partitions", "perfect_split", "set_hashes",
                "find_map"),
     "wengine": ("wsolve",),
+    "strategies_kernel": ("_max", "_sumsq", "_parts", "_entropy", "_split"),
+    "strategies_bitkernel": ("node_masks", "bit_scores", "parts_scores"),
 }
+
+
+def _short(module: str) -> str:
+    """The EXPORTS key of a module: certify.search.engine -> engine, certify.strategies.kernel
+    -> strategies_kernel."""
+    parts = module.split(".")
+    return parts[-1] if parts[-2] == "search" else f"{parts[-2]}_{parts[-1]}"
 
 
 def _cpu() -> bytes:
@@ -85,7 +100,7 @@ def njit(**options):
             import numba
 
             return numba.njit(**options)(func)
-        mod = func.__module__.rsplit(".", 1)[1]
+        mod = _short(func.__module__)
         if func.__name__ in EXPORTS.get(mod, ()):
             return getattr(AOT, f"{mod}__{func.__name__}")
         return func  # called only by compiled code, which the module holds compiled
@@ -94,12 +109,13 @@ def njit(**options):
 
 def _exercise() -> None:
     """Call every export once on a small game (JIT mode), so each has its one signature."""
-    from ..game import Game
-    from . import engine, kernel
-    from .counting import Counting
-    from .proof import ProofWriter
-    from .space import Space
-    from .wengine import WeightedSearch
+    from .game import Game
+    from .search import engine, kernel
+    from .search.counting import Counting
+    from .search.proof import ProofWriter
+    from .search.space import Space
+    from .search.wengine import WeightedSearch
+    from .strategies import kernel as skernel
 
     engine.warm_up()
     game = Game(3, 3, True)
@@ -115,6 +131,7 @@ def _exercise() -> None:
     kernel.same_partitions(space.fb, every, every, every, space.n_fb, space.win)
     kernel.perfect_split(space.fb, every, space.n_fb, space.win)
     WeightedSearch(game, np.ones(game.size, dtype=np.int64)).value()
+    skernel.warm_up()  # every scoring loop, the bit-sliced ones and most-parts' too
     # set_hashes and find_map, as the proof writer calls them: {000, 001, 012}, then its image under a swap of two pegs.
     writer = ProofWriter(space, {})
     writer.ref(np.array([0, 1, 5], dtype=np.int64), 9)
@@ -139,7 +156,7 @@ def _python_signatures(modules) -> dict:
 
     real = {id(getattr(modules[mod], fname)): (mod, fname, getattr(modules[mod], fname))
             for mod, names in EXPORTS.items() for fname in names}
-    from . import proof
+    from .search import proof
 
     swapped = []  # (module, name, real): wengine imports find from engine, say
     for module in (*modules.values(), proof):  # (the proof writer calls two kernel loops)
@@ -167,9 +184,12 @@ def build(out: Path = HERE, say=print) -> Path:
     import numba.pycc.compiler as pycc_compiler
     from numba.pycc import CC
 
-    from . import engine, kernel, wengine
+    from .search import engine, kernel, wengine
+    from .strategies import bitkernel as sbitkernel
+    from .strategies import kernel as skernel
 
-    modules = {"engine": engine, "kernel": kernel, "wengine": wengine}
+    modules = {"engine": engine, "kernel": kernel, "wengine": wengine, "strategies_kernel": skernel,
+               "strategies_bitkernel": sbitkernel}
     _exercise()  # compiles every function (their calls inside compiled code are fixed now)
     seen = _python_signatures(modules)
     name = module_name()
@@ -205,14 +225,14 @@ def build(out: Path = HERE, say=print) -> Path:
         made = Path(tmp) / f"{name}{suffix}"
         target = out / made.name
         os.replace(made, target)
-    for old in out.glob("_aot_*"):
+    for old in (*out.glob("_aot_*"), *(out / "search").glob("_aot_*")):  # (earlier ones lived there)
         if old.name != target.name and old.is_file() and not old.is_symlink():
             old.unlink()
     return target
 
 
 def main() -> int:
-    """``python -m certify.search.compiled``: build the module unless it is there already (then
+    """``python -m certify.compiled``: build the module unless it is there already (then
     silent: ``make setup`` runs this every time)."""
     import subprocess
     import sys
@@ -221,7 +241,7 @@ def main() -> int:
         return 0
     if os.environ.get("CERTIFY_JIT") != "1":
         env = dict(os.environ, CERTIFY_JIT="1")
-        return subprocess.call([sys.executable, "-m", "certify.search.compiled"], env=env)
+        return subprocess.call([sys.executable, "-m", "certify.compiled"], env=env)
     try:
         path = build()
     except Exception as e:  # no C compiler, say: the search still runs on numba's JIT
