@@ -135,7 +135,12 @@ def find_map(R, T, digits, colors, perms, pows, vindex, mark, out):  # pragma: n
     y[sigma[i]] = tau[x[i]]. Colours are matched by how often they sit on each peg (at most
     MAP_TRIES complete maps checked per peg permutation, so a map may be missed: then the
     sets are not shared, which costs size, never soundness). ``mark``: n booleans, all False
-    (and left so)."""
+    (and left so).
+
+    The walk over colour maps is :func:`.engine.stabilizer`'s, written again on purpose: that
+    one maps a set onto itself over every colour, each colour trying itself first, and the
+    order it finds maps in decides the committed proofs' bytes; this one maps one set onto
+    another over the colours they use, and restarts a colour's options on backtracking."""
     p = digits.shape[1]
     sr = np.zeros((colors, p), dtype=np.int64)
     st = np.zeros((colors, p), dtype=np.int64)
