@@ -26,9 +26,10 @@ TESTS ?=
 test: setup
 	$(PY) -m pytest -q -n auto --maxprocesses 4 $(TESTS)
 
-# The search's loops compiled ahead of time for this machine (certify/compiled.py: ~30 s,
-# once per change of their sources; then every search starts without importing numba). Without a
-# C compiler the search runs on numba's JIT and the note says so.
+# The search's and the heuristic strategies' loops compiled ahead of time for this machine
+# (certify/compiled.py: ~45 s, once per change of their sources; then a search or a big heuristic
+# build starts without importing numba). Without a C compiler they run on numba's JIT and the note
+# says so.
 setup: $(STAMP) dot
 	@$(PY) -m certify.compiled || true
 
@@ -38,8 +39,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -qq --upgrade pip
 	$(PY) -m pip install -qq -e '.[test]'
 	$(PY) -m compileall -q certify  # bytecode even where PYTHONDONTWRITEBYTECODE is set (~0.05 s a run)
-	@# The heuristics' numba loops (cached on disk, ~20 s) compile on one core while the search's
-	@# are compiled ahead of time on the other (setup's step below then finds them up to date).
+	@# The heuristics' numba loops (cached on disk, ~20 s: what runs without a C compiler) compile
+	@# on one core while all loops are compiled ahead of time on the other (setup's step below then
+	@# finds them up to date).
 	$(PY) -m certify.strategies.kernel & warm=$$!; $(PY) -m certify.compiled || true; wait $$warm
 	@touch $(STAMP)
 
