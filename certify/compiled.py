@@ -3,15 +3,15 @@ into an extension module.
 
 The search (:mod:`.search.engine`, :mod:`.search.kernel`, :mod:`.search.wengine`) and the
 heuristic strategies' scoring (:mod:`.strategies.kernel`, :mod:`.strategies.bitkernel`) decorate
-their loops with :func:`njit` from here. ``python -m certify.compiled`` (run by ``make setup``) compiles the functions that
-Python calls (``EXPORTS``, with everything they call) from these very sources with numba's
-ahead-of-time compiler into ``_aot_<key>``, an extension module beside this file. When that module
-is present, the decorated names are its functions and numba is never imported: a search command
-saves numba's import and its loading of cached functions, about half of
+their loops with :func:`njit` from here. ``python -m certify.compiled`` (run by ``make setup``)
+compiles the functions that Python calls (``EXPORTS``, with everything they call) from these very
+sources with numba's ahead-of-time compiler into ``_aot_<key>``, an extension module beside this
+file. When that module is present, the decorated names are its functions and numba is never
+imported: a search command saves numba's import and its loading of cached functions, about half of
 ``certify build optimal --pegs 4 --colors 6 --proof P`` (0.95 -> 0.5 s CPU here), and so does a
-heuristic build of a big game (most-parts 5x8: about 0.45 s). Otherwise, or
-with ``CERTIFY_JIT=1`` in the environment, numba compiles them just in time as before. Both run
-the same source, so the results are the same (tests/test_compiled.py compares them).
+heuristic build of a big game (most-parts 5x8: about 0.45 s). Otherwise, or with ``CERTIFY_JIT=1``
+in the environment, numba compiles them just in time as before. Both run the same source, so the
+results are the same (tests/test_compiled.py compares them).
 
 The key is a hash of the sources, of numpy's version and of the CPU: the module is compiled for
 this CPU (generic x86-64 code ran 4x7's search 1.3x slower), so a stale module, or one copied to
@@ -132,7 +132,8 @@ def _exercise() -> None:
     kernel.perfect_split(space.fb, every, space.n_fb, space.win)
     WeightedSearch(game, np.ones(game.size, dtype=np.int64)).value()
     skernel.warm_up()  # every scoring loop, the bit-sliced ones and most-parts' too
-    # set_hashes and find_map, as the proof writer calls them: {000, 001, 012}, then its image under a swap of two pegs.
+    # set_hashes and find_map, as the proof writer calls them: {000, 001, 012}, then its image
+    # under a swap of two pegs.
     writer = ProofWriter(space, {})
     writer.ref(np.array([0, 1, 5], dtype=np.int64), 9)
     writer.ref(np.array([0, 3, 7], dtype=np.int64), 9)
@@ -218,7 +219,8 @@ def build(out: Path = HERE, say=print) -> Path:
         cc.output_dir = tmp
         pycc_compiler.Flags = ReleaseGil
         try:
-            say(f"compiling the search's loops ahead of time into {name}{suffix} (~30 s) ...")
+            say(f"compiling the search's and the strategies' loops ahead of time into {name}{suffix} "
+                "(~45 s) ...")
             cc.compile()
         finally:
             pycc_compiler.Flags = base
@@ -244,9 +246,9 @@ def main() -> int:
         return subprocess.call([sys.executable, "-m", "certify.compiled"], env=env)
     try:
         path = build()
-    except Exception as e:  # no C compiler, say: the search still runs on numba's JIT
-        print(f"note: could not compile the search ahead of time ({type(e).__name__}: {e}); "
-              "it runs on numba's JIT", file=sys.stderr)
+    except Exception as e:  # no C compiler, say: the loops still run on numba's JIT
+        print(f"note: could not compile the search's and the strategies' loops ahead of time "
+              f"({type(e).__name__}: {e}); they run on numba's JIT", file=sys.stderr)
         return 1
     print(f"wrote {path.name}")
     return 0

@@ -52,8 +52,8 @@ def test_find_map_finds_images_and_only_true_maps(pegs, colors, rep):
             if target is None:
                 continue
             out = np.zeros(pegs + colors, dtype=np.int64)
-            ok = find_map(S, target, writer._digits, colors, writer._perms, writer._pows,
-                          writer._vindex, writer._mark, out)
+            ok = find_map(S, target, writer._digits, colors, writer._perms, space.pows,
+                          space.vindex, writer._mark, out)
             assert not writer._mark.any()  # left all False, as the writer needs it
             if ok:  # whatever it says, a map it gives is one
                 perm = (tuple(out[:pegs].tolist()), tuple(out[pegs:].tolist()))
@@ -147,7 +147,7 @@ def test_every_peg_and_colour_permutation_is_tried():
         perm = (sigma, (2, 0, 3, 1))
         T = _image(space, perm, S)
         out = np.zeros(8, dtype=np.int64)
-        assert find_map(S, T, writer._digits, 4, writer._perms, writer._pows, writer._vindex,
+        assert find_map(S, T, writer._digits, 4, writer._perms, space.pows, space.vindex,
                         writer._mark, out)
         got = (tuple(out[:4].tolist()), tuple(out[4:].tolist()))
         assert np.array_equal(_image(space, got, S), T)

@@ -1186,9 +1186,7 @@ class Engine:
         p, c = space.pegs, space.colors
         self.pperms = np.array([s for s in itertools.permutations(range(p))][1:],
                                dtype=np.int64).reshape(-1, p)
-        self.pows = np.array([c ** (p - 1 - i) for i in range(p)], dtype=np.int64)
-        self.vindex = np.full(c ** p, -1, dtype=np.int64)
-        self.vindex[space.values] = np.arange(n)
+        self.pows, self.vindex = space.pows, space.vindex
         self.nsym = NSYM
         self.table = np.zeros(1 << 16, dtype=np.int64)
         self.E = np.zeros((1 << 14, NCOL), dtype=np.int64)

@@ -109,7 +109,7 @@ class _Bodies:
 
 
 class ProofWriter:
-    def __init__(self, space, claims: dict, share: bool = True) -> None:
+    def __init__(self, space, claims: dict) -> None:
         self.space = space
         self.claims = claims
         # A set's codes take 2 bytes each in a key (4 beyond 65,536 codes).
@@ -131,20 +131,14 @@ class ProofWriter:
         # Shared sub-proofs: a set that a permutation maps from a node's set (same size, bound
         # and depth) is a reference {"node": j, "perm": P} to that node, not a node of its own
         # (docs/lower-bound-format.md, "Candidate sets"). Nodes are looked up by a hash that
-        # the permutations keep; the map is searched, and the checker checks it.
-        self.share = share
+        # the permutations keep; the map is searched, and the checker checks it. (SHARE_CAP = 0
+        # turns it off.)
         self.alias: dict = {}  # key -> its permuted reference
         self.buckets: dict = {}  # (hash, size, bound, depth) -> [numbers met]
-        if share:
-            n = space.n
-            p, c = space.pegs, space.colors
-            self._digits = np.ascontiguousarray(space.digits, dtype=np.int64)
-            self._perms = np.array(list(itertools.permutations(range(p))), dtype=np.int64)
-            self._pows = np.array([c ** (p - 1 - i) for i in range(p)], dtype=np.int64)
-            self._vindex = np.full(c ** p, -1, dtype=np.int64)
-            self._vindex[space.values] = np.arange(n)
-            self._mark = np.zeros(n, dtype=np.bool_)
-            self._out = np.zeros(p + c, dtype=np.int64)
+        self._digits = np.ascontiguousarray(space.digits, dtype=np.int64)
+        self._perms = np.array(list(itertools.permutations(range(space.pegs))), dtype=np.int64)
+        self._mark = np.zeros(space.n, dtype=np.bool_)
+        self._out = np.zeros(space.pegs + space.colors, dtype=np.int64)
 
     # -- keys and references -------------------------------------------------------------
 
@@ -174,25 +168,23 @@ class ProofWriter:
         if found is not None:
             return placeholder(found)
         bucket = None
-        if self.share and not settled and size <= SHARE_CAP:
+        if not settled and size <= SHARE_CAP:
             alias = self.alias.get(key)
             if alias is not None:
                 return alias
+            T = np.frombuffer(raw, self.dtype).astype(np.int64)
             if h is None:
-                codes = np.frombuffer(raw, self.dtype).astype(np.int64)
-                h = self.hashes(codes, np.zeros(1, np.int64), np.array([size], np.int64))[0]
+                h = self.hashes(T, np.zeros(1, np.int64), np.array([size], np.int64))[0]
             bucket = self.buckets.setdefault((int(h), size, bound, depth), [])
-            if bucket:
-                T = np.frombuffer(raw, self.dtype).astype(np.int64)
-                for number in bucket:
-                    R = np.frombuffer(self.keys[number], self.dtype, offset=_HEAD.size).astype(np.int64)
-                    if find_map(R, T, self._digits, self.space.colors, self._perms, self._pows,
-                                self._vindex, self._mark, self._out):
-                        p = self.space.pegs
-                        out = self._out.tolist()
-                        alias = self.alias[key] = {"node": placeholder(number),
-                                                   "perm": {"colors": out[p:], "pegs": out[:p]}}
-                        return alias
+            sp = self.space
+            for number in bucket:
+                R = np.frombuffer(self.keys[number], self.dtype, offset=_HEAD.size).astype(np.int64)
+                if find_map(R, T, self._digits, sp.colors, self._perms, sp.pows, sp.vindex, self._mark,
+                            self._out):
+                    out = self._out.tolist()
+                    perm = self.perm_json((out[:sp.pegs], out[sp.pegs:]))
+                    alias = self.alias[key] = {"node": placeholder(number), "perm": perm}
+                    return alias
         found = self._new(key, 0 if depth is None else depth, size, bound)
         if bucket is not None and len(bucket) < SHARE_TRIES:
             bucket.append(found)

@@ -6,6 +6,8 @@ A permutation P = (pegs sigma, colours tau) maps the code x to y with y[sigma[i]
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..errors import CertifyError
@@ -34,6 +36,20 @@ class Space:
         self.values = game._values
         self.keys = [f"{b},{w}" for b, w in (game.decode(f) for f in range(self.n_fb))]
         self.texts = game.texts(every)
+
+    @functools.cached_property
+    def pows(self) -> np.ndarray:
+        """int64 weights of the pegs in a code's value: sum(digit[i] * pows[i]) (peg 0 first)."""
+        p, c = self.pegs, self.colors
+        return np.array([c ** (p - 1 - i) for i in range(p)], dtype=np.int64)
+
+    @functools.cached_property
+    def vindex(self) -> np.ndarray:
+        """int64 code index of every value below colors^pegs, -1 where the value is no code of
+        the game (a repeated colour without repetition): what compiled loops map images with."""
+        out = np.full(self.colors ** self.pegs, -1, dtype=np.int64)
+        out[self.values] = np.arange(self.n)
+        return out
 
     def index_of(self, digits: np.ndarray) -> np.ndarray:
         """Code indices of rows of digits (every row a code of the game)."""

@@ -343,18 +343,16 @@ class TotalSearch:
         # holds its set (that node is written from the memo).
         kleaf = kids[:, 5].tolist()
         kfrom, kto = (kids[:, 2] * w).tolist(), ((kids[:, 2] + kids[:, 3]) * w).tolist()
-        # The hashes that sharing needs (docs: ProofWriter.ref_raw), of the children with entries.
-        khash = None
-        if writer.share:
-            inner = np.flatnonzero(kids[:, 5] == 0)
-            khash = np.zeros(len(kids), dtype=np.uint64)
-            khash[inner] = writer.hashes(kpool, kids[inner, 2], kids[inner, 3])
-            khash = khash.tolist()
+        # The hashes that sharing needs (ProofWriter.ref_raw), of the children with entries.
+        inner = np.flatnonzero(kids[:, 5] == 0)
+        khash = np.zeros(len(kids), dtype=np.uint64)
+        khash[inner] = writer.hashes(kpool, kids[inner, 2], kids[inner, 3])
+        khash = khash.tolist()
 
         def child(t, depth):
             raw = kbytes[kfrom[t]:kto[t]]
             settled = kleaf[t] and (not held or (raw, None if depth is None else self.max_guesses - depth) not in held)
-            return ref_raw(raw, ksize[t], kbound[t], depth, settled, khash[t] if khash and khash[t] else None)
+            return ref_raw(raw, ksize[t], kbound[t], depth, settled, khash[t] or None)
 
         def make(i, depth):
             child_depth = None if depth is None else depth + 1
