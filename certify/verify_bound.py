@@ -103,6 +103,9 @@ _short, _what, _display = verify._short, verify._what, verify._display
 BLOCK = 1 << 22
 #: Most codes for which the checker keeps the feedback table's one-hot form (_Proof.counted_small).
 ONEHOT_CODES = 6000
+#: check_leaves() runs when the deferred leaves' keys and class sizes reach this many (2 MiB each);
+#: 0 checks every leaf where it stands (the tests compare both ways).
+LEAF_BATCH = 1 << 18
 
 
 class Invalid(Exception):
@@ -128,6 +131,7 @@ _SKIPPER = json.JSONDecoder(object_pairs_hook=lambda pairs: pairs[0][1] if pairs
 #: above, and the plain readings of int and float give the same values.
 _REREADER = json.JSONDecoder(object_pairs_hook=_pairs)
 _SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space
+_LEAF = re.compile(r'\{"bound":(0|[1-9][0-9]*)\}')  # (its number has passed the first reading)
 
 
 def _text(raw: bytes) -> str:
@@ -206,10 +210,14 @@ def _elements(text: str, at: int):
     with every rule: well-formed, no number out of the limits; so read now with plain numbers)."""
     i = _SPACE.match(text, at + 1).end()
     while text[i] != "]":
-        try:
-            value, i = _REREADER.raw_decode(text, i)
-        except RecursionError:  # (read once at a shallower call depth: on the edge of the limit)
-            raise Invalid("JSON nested too deeply") from None
+        leaf = _LEAF.match(text, i)
+        if leaf:  # {"bound":N} as the writer spells a leaf: the value the decoder would give
+            value, i = {"bound": int(leaf[1])}, leaf.end()
+        else:
+            try:
+                value, i = _REREADER.raw_decode(text, i)
+            except RecursionError:  # (read once at a shallower call depth: on the edge of the limit)
+                raise Invalid("JSON nested too deeply") from None
         yield value
         i = _SPACE.match(text, i).end()
         if text[i] == ",":
@@ -605,6 +613,10 @@ def _node_stream(nodes, count: int, game: Game, bounds=None):
     entries = 0
     last = count - 1
     for i, node in enumerate(nodes):
+        if type(node) is dict and len(node) == 1 and type(node.get("bound")) is int and node["bound"] >= 0 \
+                and (bounds is None or node["bound"] == bounds[i]):
+            yield node["bound"], {}, ()  # a leaf, {"bound": d}: what the general reading below gives
+            continue
         where = f"node {i}"
         node = _typed(node, dict, where)
         _only(node, ("bound", "guesses", "interchangeable"), where)
@@ -747,6 +759,8 @@ class _Proof:
         self.cap = self.weight * (game.n * (game.n + 1) + 1) + self.unit * (game.n + 1)
         self.costs_at: dict = {}
         self.masks: dict = {}  # (A, C, need) -> verdicts()
+        self.leaves: dict = {}  # (size, guesses left) -> [(node, set, bound)]: check_leaves()
+        self.deferred = 0  # their keys and class sizes (defer())
         self.sets = [None] * len(self.bounds)
         self.sets[0] = np.arange(game.n, dtype=SET)  # a set: the sorted indices of its codes
         # With weights the sets hold the secrets of positive weight only (the root: the support).
@@ -757,6 +771,8 @@ class _Proof:
             self.depth_of_rank = np.array([d for d in range(1, len(game.solved))
                                            for _ in range(game.solved[d] - game.solved[d - 1])][:game.n],
                                           dtype=np.int64)
+        # check_leaves() counts in int64: total claims (not weighted) whose cap fits
+        self.batch = LEAF_BATCH > 0 and self.w is None and not self.worst_case and self.cap < 1 << 62
         self.origin = [None] * len(self.bounds)  # (parent, guess, key, permuted) of the first reference
         self.depth = [0] * len(self.bounds)
         # (lemma sha256, set digest, depth) -> (bound, secrets, where first used): the classes
@@ -798,14 +814,19 @@ class _Proof:
         next_time, total, shown = time.monotonic() + 1, len(self.bounds), False
         nodes = iter(self.nodes)
         try:
-            for i in range(total):
-                node = next(nodes)
-                if self.sets[i] is None:
-                    raise Invalid(f"node {i}: not referenced by any earlier node")
-                self.check_node(i, node)
-                if progress is not None and time.monotonic() > next_time:
-                    progress(i + 1, total)
-                    next_time, shown = time.monotonic() + 1, True
+            try:
+                for i in range(total):
+                    node = next(nodes)
+                    if self.sets[i] is None:
+                        raise Invalid(f"node {i}: not referenced by any earlier node")
+                    self.check_node(i, node)
+                    if progress is not None and time.monotonic() > next_time:
+                        progress(i + 1, total)
+                        next_time, shown = time.monotonic() + 1, True
+            except Invalid:
+                self.check_leaves()  # a failing leaf deferred from an earlier node comes first
+                raise
+            self.check_leaves()
             self.stats["work"], self.stats["peak_set_bytes"] = self.pairs, self.peak
         finally:
             if shown:
@@ -840,6 +861,9 @@ class _Proof:
         self.spend(i, (0 if holds else game.n * (size + game.win + 1) * (1 if self.w is None else WEIGHTED_COST))
                    + len(entries) * (size + GUESS_COST)
                    + (game.n + swaps * (SWAP_COST + 2 * size) if blocks else 0))
+        if not holds and not entries and not blocks and self.batch and self.outside_counted(size, d, left):
+            self.defer(i, S, d, left)  # a leaf where counting refutes every guess outside S
+            return
         same = {g: entry for g, entry in entries.items() if entry[0] == "same"}
         target = {g: self.target(h, entries, blocks) for g, (_, h, _) in same.items()}
         # The guesses refuted directly, each by its own partition: every children entry (its
@@ -857,7 +881,7 @@ class _Proof:
             else:  # w(S) + the weighted counting bounds of the classes, for every guess
                 counted = (int(self.w[S].sum()) + self.wclasses(S, np.arange(game.n)).sum(axis=1)
                            >= min(d, self.cap))
-            left_over = np.flatnonzero(~counted).tolist()
+            left_over = [] if counted.all() else np.flatnonzero(~counted).tolist()
             direct.update(c for c in ({self.canon(g, blocks) for g in left_over} if blocks else left_over)
                           if c not in same)
         self.spend(i, sum(size + GUESS_COST for g in direct if not holds and g not in entries and not counted[g])
@@ -986,15 +1010,16 @@ class _Proof:
         out[:, game.win] = 0
         return out
 
-    def counted(self, sizes: np.ndarray, size: int, d: int, left) -> np.ndarray:
+    def counted(self, sizes: np.ndarray, size: int, d, left) -> np.ndarray:
         """For every guess g, given the sizes[k, g] of its non-winning classes at the node: is it refuted
-        by counting alone? (Never a wrong True; a False goes to guess(), which decides.)"""
+        by counting alone? (Never a wrong True; a False goes to guess(), which decides.) d: the
+        node's bound, or (check_leaves) an array of one bound per guess."""
         game = self.game
         if self.worst_case:  # some class needs >= d - 1 guesses: more than N(d - 2) secrets
             return sizes.max(axis=0) > game.most(d - 2)
         # |S| + the counting totals of the classes (weighted); no guess reaches the cap
         refuted = (self.weight * size + self.costs(None if left is None else left - 1)[sizes].sum(axis=0)
-                   >= min(d, self.cap))
+                   >= (np.minimum(d, self.cap) if type(d) is np.ndarray else min(d, self.cap)))
         if left is not None:  # some class cannot be solved in the r - 1 guesses left
             refuted |= sizes.max(axis=0) > game.most(left - 1)
         return refuted
@@ -1013,6 +1038,64 @@ class _Proof:
             low = len(above) if above.all() else int(np.argmin(above))
             self.costs_at[("line", r)] = (a, c, m, low)
         return self.costs_at[("line", r)]
+
+    def cheapest_split(self, m: int, r) -> int:
+        """The least sum of cost(n_k) (cost = costs(r)) over the ways to split m secrets into at
+        most b classes, when cost is convex with cost(0) = 0 (checked on the array; else 0, a
+        bound that never refutes). If n_i >= n_j + 2, moving a secret from class i to class j
+        changes the sum by (cost(n_j + 1) - cost(n_j)) - (cost(n_i) - cost(n_i - 1)) <= 0, the
+        steps of a convex array growing; so the even split (the sizes differ by at most 1) costs
+        least."""
+        key = ("split", r)
+        if key not in self.costs_at:
+            found = self.costs(r)
+            self.costs_at[key] = bool(found[0] == 0 and (np.diff(found, 2) >= 0).all())
+        if not self.costs_at[key]:
+            return 0
+        b, found = self.game.win, self.cost_list(r)
+        q, extra = divmod(m, b)
+        return (b - extra) * found[q] + (extra * found[q + 1] if extra else 0)
+
+    def outside_counted(self, m: int, d: int, left) -> bool:
+        """Does counting refute every guess outside a set of m secrets, whatever the set? Such a
+        guess wins none of them, so its non-winning classes hold all m: W m + the sum of their
+        counting values is at least W m + cheapest_split(m)."""
+        return d < 1 << 62 and (self.weight * m + self.cheapest_split(m, None if left is None else left - 1)
+                                >= min(d, self.cap))
+
+    def defer(self, i: int, S, d: int, left) -> None:
+        """Leave leaf i to check_leaves(), in a batch of leaves of its size and guesses left."""
+        self.leaves.setdefault((len(S), left), []).append((i, S, d))
+        self.deferred += len(S) * (len(S) + self.game.win + 1)  # its keys and class sizes
+        if self.deferred >= LEAF_BATCH:
+            self.check_leaves()
+
+    def check_leaves(self) -> None:
+        """The leaves check_node() deferred: nodes with no entry and no interchangeable colours
+        where counting refutes every guess outside S (cheapest_split), so that they hold exactly
+        when counting refutes every guess of S too (a guess counting leaves would be partitioned
+        by guess() with no children: counting's own value again, so not refuted). For the L leaves
+        of one size m and one number of guesses left, one bincount over the keys
+        table[S_l[j], S_l[t]] + (l m + j)(b + 1) gives sizes[k, l m + j], the secrets of S_l in class
+        k of guess S_l[j], and counted() decides each (l, j) against S_l's bound. A leaf that fails
+        is checked again alone, which names its first guess not refuted (the lowest node first)."""
+        game, width, failed = self.game, self.game.win + 1, []
+        for (m, left), leaves in self.leaves.items():
+            sets = np.array([S for _, S, _ in leaves], np.intp)  # (L, m)
+            rows = np.arange(0, len(leaves) * m * width, width, dtype=np.intp).reshape(len(leaves), m, 1)
+            keys = game.table[sets[:, :, None], sets[:, None, :]] + rows
+            sizes = np.bincount(keys.ravel(), minlength=len(leaves) * m * width).reshape(-1, width).T
+            bounds = np.repeat(np.array([d for _, _, d in leaves], np.int64), m)
+            refuted = self.counted(sizes[:game.win], m, bounds, left).reshape(len(leaves), m).all(axis=1)
+            failed += [(leaves[l][0], leaves[l][1], leaves[l][2], left) for l in np.flatnonzero(~refuted)]
+        self.leaves, self.deferred = {}, 0
+        for i, S, d, left in sorted(failed, key=lambda leaf: leaf[0])[:1]:
+            counted = self.counted(game.class_sizes(S)[:game.win], len(S), d, left)
+            for g in np.flatnonzero(~counted).tolist():
+                refuted = self.guess(i, g, S, len(S), d, left, ())
+                if refuted is not True:
+                    raise Invalid(f"{self.where(i)}: guess {game.codes[g]} is not refuted: {refuted}")
+            raise RuntimeError(f"node {i}: the batched count and the node's own disagree")
 
     def counted_small(self, S, size: int, d: int, left):
         """counted(), computed mostly without class sizes; None when this way does not apply (the
