@@ -225,3 +225,57 @@ def test_a_build_starts_numba_without_importing_scipy_linalg(tmp_path):
     code = "import sys, numba, numba.np.arraymath; print('scipy.linalg' in sys.modules)"
     lib = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert lib.stdout.split() == ["True"]
+
+
+@pytest.mark.parametrize("game", [Game(5, 4), Game(4, 6, False), Game(3, 9, False), Game(4, 5)], ids=str)
+def test_the_multiset_bound_never_drops_a_guess_at_its_own_score(game):
+    """The sum of squares: each guess alone, with its own score as the limit, keeps that score (the
+    bound of its colour multiset is never above a score of the multiset's guesses); and the bound
+    is taken (fewer (guess, candidate) pairs counted than without it, same scores)."""
+    from certify.strategies import kernel
+
+    kern = kernel.Kernel(game)
+    rng = np.random.default_rng(11)
+    every = np.arange(game.size)
+    saved = 0
+    for n in (8, 20, 70, 150):
+        candidates = np.sort(rng.choice(game.size, size=min(n, game.size), replace=False))
+        counts = partition_counts(game, every, candidates)
+        exact = (counts * counts).sum(axis=1)
+        for g in rng.choice(game.size, size=60, replace=False):
+            out = np.empty(1)
+            kern._bit_scores(kernel.SUMSQ, every[g:g + 1], candidates, float(exact[g]), 0, 0.0,
+                             kern.reference(len(candidates)), out)
+            assert out[0] == exact[g], (game, n, g)
+        best = float(exact.min())
+        with_bound, without = np.empty(game.size), np.empty(game.size)
+        pairs = kern._bit_scores(kernel.SUMSQ, every, candidates, best, 0, 0.0, kern.reference(n), with_bound)
+        kern._multisets = (kern._multiset_tables()[0], 0, kern._multisets[2])  # n_ms = 0: no bound
+        plain = kern._bit_scores(kernel.SUMSQ, every, candidates, best, 0, 0.0, kern.reference(n), without)
+        kern._multisets = None
+        assert np.array_equal(with_bound, without), (game, n)
+        saved += plain - pairs
+    assert saved > 0
+
+
+def test_entropy_with_a_perfect_reference_stops_as_the_loops_do():
+    """Entropy entered with a reference of singletons (ref = 0): the bit-sliced loop stops at the
+    first guess it scores, with or without the multiset bound (which it then leaves aside)."""
+    from certify.strategies import kernel
+
+    game = Game(5, 4)
+    kern = kernel.Kernel(game)
+    rng = np.random.default_rng(5)
+    candidates = np.sort(rng.choice(game.size, size=40, replace=False))
+    guesses = np.sort(rng.choice(game.size, size=300, replace=False))
+    n = len(candidates)
+    nlogn = np.zeros(n + 2)
+    nlogn[2:] = np.arange(2, n + 2) * np.log2(np.arange(2, n + 2))
+    ref_a, ref_b = kern.reference(n), kern.reference(n)
+    ref_a[0][0] = ref_b[0][0] = 0
+    loops, bits = np.empty(len(guesses)), np.empty(len(guesses))
+    ckeys = np.ascontiguousarray(kern.keys[candidates].T)
+    kernel._scores(kern.flat, kern.rows, ckeys, guesses, kern.n_fb, kernel.ENTROPY, 1e6, 0, 1e-9, nlogn,
+                   ref_a[0], ref_a[1], loops)
+    kern._bit_scores(kernel.ENTROPY, guesses, candidates, 1e6, 0, 1e-9, ref_b, bits)
+    assert np.array_equal(loops, bits)
