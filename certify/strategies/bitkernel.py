@@ -137,6 +137,32 @@ def _add_counts(counts, eqb, eqt, P):  # pragma: no cover
 
 
 @njit(cache=True, nogil=True)
+def _totals(cm, g_counts, words, pegs, last, ct, eqt):  # pragma: no cover
+    """ct[t]: the candidates whose blacks + whites against a guess is t (g_counts: the guess's count
+    masks, which depend on its colour multiset only); with one word, eqt[t] their mask too. Called
+    once per multiset at a node, so a call (not written out in the loops, as _decode's adder is)."""
+    zero = np.uint64(0)
+    for t in range(pegs + 1):
+        ct[t] = 0
+    for w in range(words):
+        t0 = t1 = t2 = zero
+        for j in range(pegs):
+            x = cm[g_counts[j], w]
+            c0 = t0 & x
+            t0 ^= x
+            c1 = t1 & c0
+            t1 ^= c0
+            t2 ^= c1
+        for t in range(pegs + 1):
+            v = (t0 if t & 1 else ~t0) & (t1 if t & 2 else ~t1) & (t2 if t & 4 else ~t2)
+            if t == 0 and w == words - 1:
+                v &= last  # the bits past the last candidate read as total 0
+            ct[t] += np.int64(_popcount(v))
+            if words == 1:
+                eqt[t] = v
+
+
+@njit(cache=True, nogil=True)
 def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flimit, ftol, fcum,
                ref, ref_hist, gms, n_ms, fan_t, cost, out):  # pragma: no cover
     """Fill ``out`` as :func:`.kernel._scores` does; return the (guess, candidate) pairs counted.
@@ -165,12 +191,12 @@ def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flim
             classes[k] = b * P + t - b
             k += 1
     ones = ~np.uint64(0)
-    zero = np.uint64(0)
     last = ones if n % 64 == 0 else (np.uint64(1) << np.uint64(n % 64)) - np.uint64(1)
     if kind == ENTROPY and ref[0] == 0:  # (the loop below stops at the first guess it scores)
         n_ms = 0
     bound = np.full(max(n_ms, 1), -1, dtype=np.int64)  # per multiset met: its bound (-1: not yet)
     ct = np.zeros(P, dtype=np.int64)
+    tmask = np.zeros(P, dtype=np.uint64)
     pairs = 0
     need = -ilimit  # PARTS: classes needed
     for i in range(guesses.shape[0]):
@@ -180,22 +206,8 @@ def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flim
         hopeless = False
         if n_ms > 0:
             m = gms[g]
-            if bound[m] < 0:  # the candidates per total (the three-bit adder, as in _decode)
-                ct[:] = 0
-                for w in range(words):
-                    t0 = t1 = t2 = zero
-                    for j in range(pegs):
-                        x = cm[g_counts[j], w]
-                        c0 = t0 & x
-                        t0 ^= x
-                        c1 = t1 & c0
-                        t1 ^= c0
-                        t2 ^= c1
-                    for t in range(P):
-                        v = (t0 if t & 1 else ~t0) & (t1 if t & 2 else ~t1) & (t2 if t & 4 else ~t2)
-                        if t == 0 and w == words - 1:
-                            v &= last  # the bits past the last candidate read as total 0
-                        ct[t] += np.int64(_popcount(v))
+            if bound[m] < 0:
+                _totals(cm, g_counts, words, pegs, last, ct, tmask)
                 lb = np.int64(0)
                 for t in range(P):
                     q = ct[t] // fan_t[t]
@@ -346,24 +358,7 @@ def parts_scores(gp, gc, gms, n_ms, by_black, by_total, digits, candidates, pegs
         if bound[m] < need:
             if bound[m] != unknown:
                 continue
-            for t in range(P):
-                ct[m, t] = 0
-            for w in range(words):
-                t0 = t1 = t2 = zero
-                for j in range(pegs):
-                    x = cm[gc[g, j], w]
-                    c0 = t0 & x
-                    t0 ^= x
-                    c1 = t1 & c0
-                    t1 ^= c0
-                    t2 ^= c1
-                for t in range(P):
-                    v = (t0 if t & 1 else ~t0) & (t1 if t & 2 else ~t1) & (t2 if t & 4 else ~t2)
-                    if t == 0 and w == words - 1:
-                        v &= last  # the bits past the last candidate read as total 0
-                    ct[m, t] += np.int64(_popcount(v))
-                    if words == 1:
-                        eqt[m, t] = v
+            _totals(cm, gc[g], words, pegs, last, ct[m], eqt[m if words == 1 else 0])
             ub = 0
             seen = 0
             for t in range(P):
@@ -376,9 +371,10 @@ def parts_scores(gp, gc, gms, n_ms, by_black, by_total, digits, candidates, pegs
                 continue
         pairs += n
         # Black counts: the candidates per number of blacks (word by word, kept in ``eqb``).
-        # (The three-bit adder over the pegs is written out in each of its three loops, not a
-        # helper: a numba call with array arguments counts a reference per array per call, which
-        # cost a third of the exact search's time when it had such helpers in its hot loops.)
+        # (The three-bit adder over the pegs is written out in the two loops per guess below, not
+        # a helper: a numba call with array arguments counts a reference per array per call, which
+        # cost a third of the exact search's time when it had such helpers in its hot loops; once
+        # per multiset, above, the call costs nothing to speak of.)
         for b in range(P):
             cb[b] = 0
         for w in range(words):
