@@ -11,8 +11,8 @@ the speed-up of our build. Results go to bench/results/latest.json and a table o
 Without ``--quick`` it has a row for every workload of the compiled peers' table (issue 22: the
 optimal strategies of 4x6, 4x7 and Bulls and Cows with their proofs, the heuristics on 5x8 and 6x7,
 each beside the peer's figure and the ratio) and 4x8's least totals with their proofs checked
-(about 4 of the run's 9 minutes). ``--quick`` skips 5 pegs x 8 colours and those big searches, and plays
-fewer secrets with the naive algorithm; ``--big`` adds knuth 6x8 (minutes), in-process and on two
+(about 4 of the run's 9 minutes). ``--quick`` skips 5 pegs x 8 colours and those big searches, and
+plays fewer secrets with the naive algorithm; ``--big`` adds knuth 6x8 (minutes), in-process and on two
 Dask workers, and the exact search on one and two workers. The ``--workers`` rows include starting
 the local cluster, and check that the certificate has the in-process bytes.
 A script, not a test: the targets are printed beside the figures, never asserted.
@@ -191,8 +191,10 @@ def total_proof_rows(runs: int) -> list[dict]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="skip 5x8, 4x7, Bulls and Cows and 4x8; fewer naive secrets")
-    parser.add_argument("--big", action="store_true", help="also knuth 6x8 and the exact search, in-process and on 2 Dask workers")
+    parser.add_argument("--quick", action="store_true",
+                        help="skip 5x8, 4x7, Bulls and Cows and 4x8; fewer naive secrets")
+    parser.add_argument("--big", action="store_true",
+                        help="also knuth 6x8 and the exact search, in-process and on 2 Dask workers")
     parser.add_argument("--runs", type=int, help="runs per measurement (default 5 small, 3 big)")
     parser.add_argument("--naive-secrets", type=int, help="secrets the naive algorithm plays")
     parser.add_argument("--out", default=str(HERE / "results" / "latest.json"))
