@@ -228,30 +228,33 @@ def test_a_build_starts_numba_without_importing_scipy_linalg(tmp_path):
 
 
 @pytest.mark.parametrize("game", [Game(5, 4), Game(4, 6, False), Game(3, 9, False), Game(4, 5)], ids=str)
-def test_the_multiset_bound_never_drops_a_guess_at_its_own_score(game):
-    """The sum of squares: each guess alone, with its own score as the limit, keeps that score (the
-    bound of its colour multiset is never above a score of the multiset's guesses); and the bound
-    is taken (fewer (guess, candidate) pairs counted than without it, same scores)."""
+@pytest.mark.parametrize("kind", ["sumsq", "max"])
+def test_the_multiset_bound_never_drops_a_guess_at_its_own_score(game, kind):
+    """The sum of squares and the largest class: each guess alone, with its own score as the limit,
+    keeps that score (the bound of its colour multiset is never above a score of the multiset's
+    guesses); and the bound is taken (fewer (guess, candidate) pairs counted than without it, the
+    same scores)."""
     from certify.strategies import kernel
 
+    kind = kernel.KINDS[kind]
     kern = kernel.Kernel(game)
     rng = np.random.default_rng(11)
     every = np.arange(game.size)
     saved = 0
     for n in (8, 20, 70, 150):
         candidates = np.sort(rng.choice(game.size, size=min(n, game.size), replace=False))
+        n = len(candidates)
         counts = partition_counts(game, every, candidates)
-        exact = (counts * counts).sum(axis=1)
+        exact = (counts * counts).sum(axis=1) if kind == kernel.SUMSQ else counts.max(axis=1)
         for g in rng.choice(game.size, size=60, replace=False):
             out = np.empty(1)
-            kern._bit_scores(kernel.SUMSQ, every[g:g + 1], candidates, float(exact[g]), 0, 0.0,
-                             kern.reference(len(candidates)), out)
+            kern._bit_scores(kind, every[g:g + 1], candidates, float(exact[g]), 0, 0.0, kern.reference(n), out)
             assert out[0] == exact[g], (game, n, g)
         best = float(exact.min())
         with_bound, without = np.empty(game.size), np.empty(game.size)
-        pairs = kern._bit_scores(kernel.SUMSQ, every, candidates, best, 0, 0.0, kern.reference(n), with_bound)
+        pairs = kern._bit_scores(kind, every, candidates, best, 0, 0.0, kern.reference(n), with_bound)
         kern._multisets = (kern._multiset_tables()[0], 0, kern._multisets[2])  # n_ms = 0: no bound
-        plain = kern._bit_scores(kernel.SUMSQ, every, candidates, best, 0, 0.0, kern.reference(n), without)
+        plain = kern._bit_scores(kind, every, candidates, best, 0, 0.0, kern.reference(n), without)
         kern._multisets = None
         assert np.array_equal(with_bound, without), (game, n)
         saved += plain - pairs

@@ -171,13 +171,14 @@ def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flim
     and ``ftol`` in fixed point, ``fcum[c]`` the fixed-point term of a class of c (the sum
     of the kernel's rounded steps, so that both paths give the same values).
 
-    With ``n_ms`` > 0 (sum of squares, entropy), each guess is first held to a bound shared by
-    the guesses of its colour multiset (``gms[g]``): a candidate's blacks + whites t depend on the
-    guess's colours only, so the ct[t] candidates of total t fall into at most ``fan_t[t]`` classes
-    (b, t), and since ``cost`` (the term of a class of c: c^2, or ``fcum``) is convex with
-    cost(0) = 0, they cost at least the even split of ct[t] into fan_t[t] classes. A guess whose
-    multiset's bound is past the limit could only score past it: +inf, as the loop would give
-    it (on 5x8 the bound settles about 9 guesses in 10 at expected-size's nodes)."""
+    With ``n_ms`` > 0 (largest class, sum of squares, entropy), each guess is first held to a
+    bound shared by the guesses of its colour multiset (``gms[g]``): a candidate's blacks + whites
+    t depend on the guess's colours only, so the ct[t] candidates of total t fall into at most
+    ``fan_t[t]`` classes (b, t). One of them holds at least ceil(ct[t] / fan_t[t]); and since
+    ``cost`` (the term of a class of c: c^2, or ``fcum``) is convex with cost(0) = 0, they cost at
+    least the even split of ct[t] into fan_t[t] classes. A guess whose multiset's bound is past the
+    limit could only score past it: +inf, as the loop would give it (on 5x8 the bound settles
+    about 9 guesses in 10 at expected-size's and Knuth's nodes)."""
     words = pm.shape[1]
     P = pegs + 1
     eqb = np.zeros(8, dtype=np.uint64)
@@ -212,6 +213,9 @@ def bit_scores(gp, gc, pm, cm, n, pegs, guesses, n_fb, kind, ilimit, floor, flim
                 for t in range(P):
                     q = ct[t] // fan_t[t]
                     r = ct[t] - q * fan_t[t]
+                    if kind == MAX:  # some class of total t holds at least ceil(ct[t] / fan_t[t])
+                        lb = max(lb, q + (1 if r > 0 else 0))
+                        continue
                     lb += (fan_t[t] - r) * cost[q]
                     if r > 0:
                         lb += r * cost[q + 1]

@@ -29,15 +29,15 @@ MAX, SUMSQ, PARTS, ENTROPY = 0, 1, 2, 3
 SCALE = float(1 << 36)
 KINDS = {"max": MAX, "sumsq": SUMSQ, "parts": PARTS, "entropy": ENTROPY}
 #: From this many candidates on, :mod:`.bitkernel` (64 candidates per word, no early
-#: abandonment within a word) beats the loops here (measured on 5x8; the largest class
-#: abandons guesses early, so the loops keep it longer; the sum of squares and entropy bound
-#: each guess by its colour multiset first, which settles most guesses at any size: from 8
-#: candidates on, expected-size 5x8 1.68 -> 1.47 s and entropy 2.05 -> 1.75 s against 16).
+#: abandonment within a word) beats the loops here (measured on 5x8). The largest class, the sum
+#: of squares and entropy bound each guess by its colour multiset there first, which settles most
+#: guesses at any size: from 8 candidates on, expected-size 5x8 1.68 -> 1.47 s and entropy 2.05 ->
+#: 1.75 s against 16; knuth 1.79-1.81 s from 40, 1.59-1.62 from 16, 1.49-1.50 from 8.
 #: (Most parts goes to :func:`.bitkernel.parts_scores` at any size, which bounds the classes
 #: from the guess's colours first: 3x faster than the loops here on 5x8's nodes of under 16
 #: candidates, 15-25x than the plain bit-sliced loop on larger ones; the entry here serves
 #: games beyond the bit planes, see :meth:`Kernel._parts_tables`.)
-BITS_FROM = {MAX: 40, SUMSQ: 8, PARTS: 16, ENTROPY: 8}
+BITS_FROM = {MAX: 8, SUMSQ: 8, PARTS: 16, ENTROPY: 8}
 BITS_MAX_PEGS = 7
 
 
@@ -403,8 +403,8 @@ class Kernel:
             cost = np.arange(n + 1, dtype=np.int64) ** 2
         elif kind == ENTROPY:
             cost = fcum
-        else:  # the largest class, the number of classes: no bound from the multiset here
-            n_ms, cost = 0, fcum
+        else:  # the largest class needs no cost; the number of classes has its own loop's bound
+            n_ms, cost = (n_ms if kind == MAX else 0), fcum
         return bitkernel.bit_scores(gp, gc, pm, cm, n, game.pegs, readonly(guesses), self.n_fb, kind, ilimit,
                                     0 if kind == ENTROPY else int(floor), flimit, ftol, fcum,
                                     ref[0], ref[1], gms, n_ms, fan_t, cost, out)
