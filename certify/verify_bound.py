@@ -1089,7 +1089,8 @@ class _Proof:
             refuted = self.counted(sizes[:game.win], m, bounds, left).reshape(len(leaves), m).all(axis=1)
             failed += [(leaves[l][0], leaves[l][1], leaves[l][2], left) for l in np.flatnonzero(~refuted)]
         self.leaves, self.deferred = {}, 0
-        for i, S, d, left in sorted(failed, key=lambda leaf: leaf[0])[:1]:
+        if failed:
+            i, S, d, left = min(failed, key=lambda leaf: leaf[0])
             counted = self.counted(game.class_sizes(S)[:game.win], len(S), d, left)
             for g in np.flatnonzero(~counted).tolist():
                 refuted = self.guess(i, g, S, len(S), d, left, ())

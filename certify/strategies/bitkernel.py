@@ -327,7 +327,7 @@ def _valid_masks(pegs: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, nogil=True)
-def parts_scores(gp, gc, gms, n_ms, by_black, by_total, digits, candidates, pegs, colors, guesses,
+def parts_scores(gp, gc, gms, n_ms, fan_t, by_black, by_total, digits, candidates, pegs, colors, guesses,
                  ilimit, floor, out):  # pragma: no cover
     """What ``bit_scores`` fills in for PARTS (same ``out``), with the bounds above; returns the
     (guess, candidate) pairs of the guesses that got past the multiset's bound."""
@@ -339,11 +339,6 @@ def parts_scores(gp, gc, gms, n_ms, by_black, by_total, digits, candidates, pegs
     one = np.uint64(1)
     ones = ~zero
     last = ones if n % 64 == 0 else (one << np.uint64(n % 64)) - one
-    fan_t = np.zeros(P, dtype=np.int64)  # classes (b, t) possible for each t
-    for t in range(P):
-        for b in range(P):
-            if (by_total[t] >> b) & 1:
-                fan_t[t] += 1
     # Per multiset met: bound, totals present (bits), candidates per total, totals' masks (one word).
     unknown = -(np.int64(1) << 62) - 1  # below any number of classes needed
     bound = np.full(n_ms, unknown, dtype=np.int64)

@@ -399,19 +399,17 @@ class Kernel:
             ftol = int(np.ceil(tol * SCALE))
         ilimit = 0 if kind == ENTROPY else _int_limit(limit)
         gms, n_ms, fan_t = self._multiset_tables()
-        if kind == SUMSQ:
-            cost = np.arange(n + 1, dtype=np.int64) ** 2
-        elif kind == ENTROPY:
-            cost = fcum
-        else:  # the largest class needs no cost; the number of classes has its own loop's bound
-            n_ms, cost = (n_ms if kind == MAX else 0), fcum
+        cost = np.arange(n + 1, dtype=np.int64) ** 2 if kind == SUMSQ else fcum  # (the largest class: unused)
+        if kind == PARTS:  # (games beyond parts_scores' tables: no bound here)
+            n_ms = 0
         return bitkernel.bit_scores(gp, gc, pm, cm, n, game.pegs, readonly(guesses), self.n_fb, kind, ilimit,
                                     0 if kind == ENTROPY else int(floor), flimit, ftol, fcum,
                                     ref[0], ref[1], gms, n_ms, fan_t, cost, out)
 
     def _multiset_tables(self):
-        """(the index of every code's colour multiset, how many, fan_t): what
-        :func:`.bitkernel.bit_scores` bounds a guess by before scoring it."""
+        """(the index of every code's colour multiset, how many, fan_t: the classes (b, t) each
+        blacks + whites t allows): what :func:`.bitkernel.bit_scores` and
+        :func:`.bitkernel.parts_scores` bound a guess by before scoring it."""
         if self._multisets is None:
             from . import bitkernel
 
@@ -434,15 +432,14 @@ class Kernel:
 
                 if self._guess_tables is None:
                     self._guess_tables = bitkernel.guess_tables(game)
-                gms, n_ms = bitkernel.multisets(game)
                 by_black, by_total = bitkernel._valid_masks(game.pegs)
-                tables = self._parts = (bitkernel.parts_scores, *self._guess_tables, gms, n_ms,
+                tables = self._parts = (bitkernel.parts_scores, *self._guess_tables, *self._multiset_tables(),
                                         by_black, by_total, game.digits, game.pegs, game.colors)
         return tables or None
 
     def _parts_scores(self, guesses, candidates, limit, floor, out) -> int:
-        run, gp, gc, gms, n_ms, by_black, by_total, digits, pegs, colors = self._parts
-        return run(gp, gc, gms, n_ms, by_black, by_total, digits, readonly(candidates),
+        run, gp, gc, gms, n_ms, fan_t, by_black, by_total, digits, pegs, colors = self._parts
+        return run(gp, gc, gms, n_ms, fan_t, by_black, by_total, digits, readonly(candidates),
                    pegs, colors, readonly(guesses), _int_limit(limit), int(floor), out)
 
     def split(self, guess: int, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
