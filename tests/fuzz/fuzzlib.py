@@ -1,0 +1,105 @@
+"""Shared parts of the atheris fuzz scripts (tests/fuzz/fuzz_*.py; docs/fuzzing.md).
+
+Each script is a libFuzzer program: ``python tests/fuzz/fuzz_verify.py CORPUS_DIR SEED_DIR -runs=N
+...`` fuzzes; ``python tests/fuzz/fuzz_verify.py --replay FILE...`` runs the given inputs once each
+through the same TestOneInput, in this process, and exits 1 when one raises, takes more than
+REPLAY_SECONDS or brings the peak memory past REPLAY_RSS_MB (what -timeout=20 and
+-rss_limit_mb=1024 catch while fuzzing).
+
+Game sizes: the checkers accept games of up to 1,000,000 codes (verify.py) or 10,000 (the bound and
+mixed checkers), and such a game costs seconds per input (a replay of every secret, an n x n
+feedback table), which would spend a fuzzing run on a few mutated headers. The scripts lower the
+checkers' MAX_CODES (and the builder's, for the importers) to FUZZ_MAX_CODES (1296 codes, the 4x6
+game, by default) in the fuzzing process only: a bigger game is then refused by the same check that
+refuses one past the real limit, before any work, and every path behind that check is reached with
+the small games. FUZZ_MAX_CODES=0 keeps the real limits.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+import time
+import traceback
+
+STATUSES = (0, 1, 2)  # valid, invalid, unusable
+REPLAY_SECONDS = 20.0
+REPLAY_RSS_MB = 1024
+DEFAULT_MAX_CODES = 1296
+#: fuzz_import.py: the first byte of an input chooses the format (byte % 5) and, for cuda-json, the
+#: --run option ((byte // 5) % 4: 0 none, else that run).
+IMPORT_FORMATS = ("cpp-text", "c-punchcard", "c-yaml", "cuda-dot", "cuda-json")
+
+
+def import_prefix(fmt: str, run: int | None = None) -> bytes:
+    """The first byte of an import input that selects ``fmt`` (and ``run`` for cuda-json)."""
+    return bytes([IMPORT_FORMATS.index(fmt) + 5 * (run or 0)])
+
+
+def cap_games(*modules) -> int | None:
+    """Lower MAX_CODES of each module to FUZZ_MAX_CODES (never raise it); the cap, or None when off."""
+    cap = int(os.environ.get("FUZZ_MAX_CODES", DEFAULT_MAX_CODES))
+    if cap <= 0:
+        return None
+    for module in modules:
+        if not hasattr(module, "MAX_CODES"):
+            print(f"fuzzlib: {module.__name__} has no MAX_CODES any more: its games are not capped",
+                  file=sys.stderr)
+            continue
+        module.MAX_CODES = min(module.MAX_CODES, cap)
+    return cap
+
+
+def check_report(report, what: str) -> None:
+    """A checker's report: one of the three statuses, an error exactly when not valid, and its
+    rendering (to_json, line: what the CLI prints) works."""
+    if report.status not in STATUSES:
+        raise AssertionError(f"{what}: status {report.status!r} is none of {STATUSES}")
+    if (report.status == 0) != (report.error is None):
+        raise AssertionError(f"{what}: status {report.status} with error {report.error!r}")
+    if report.status and not (isinstance(report.error, str) and report.error):
+        raise AssertionError(f"{what}: status {report.status} with an empty error {report.error!r}")
+    out = report.to_json()
+    if out["exit_code"] != report.status:
+        raise AssertionError(f"{what}: to_json()'s exit_code {out['exit_code']} is not {report.status}")
+    if not isinstance(report.line(), str):
+        raise AssertionError(f"{what}: line() is not a str")
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def replay(test_one_input, files) -> int:
+    """Run each file once; print what failed. 0 when none did."""
+    failed = 0
+    for path in files:
+        with open(path, "rb") as f:
+            data = f.read()
+        start = time.perf_counter()
+        try:
+            test_one_input(data)
+        except Exception:  # noqa: BLE001 - every exception is what this reports
+            failed += 1
+            print(f"FAIL {path}: exception", file=sys.stderr)
+            traceback.print_exc()
+            continue
+        took, peak = time.perf_counter() - start, _peak_mb()
+        if took > REPLAY_SECONDS:
+            failed += 1
+            print(f"FAIL {path}: {took:.1f} s (limit {REPLAY_SECONDS:g} s)", file=sys.stderr)
+        elif peak > REPLAY_RSS_MB:
+            failed += 1
+            print(f"FAIL {path}: peak memory {peak:.0f} MB (limit {REPLAY_RSS_MB} MB)", file=sys.stderr)
+        else:
+            print(f"ok   {path} ({took:.2f} s, peak {peak:.0f} MB)")
+    return 1 if failed else 0
+
+
+def main(test_one_input, atheris) -> None:
+    """--replay FILE...: replay; otherwise hand the arguments to libFuzzer."""
+    if len(sys.argv) > 1 and sys.argv[1] == "--replay":
+        sys.exit(replay(test_one_input, sys.argv[2:]))
+    atheris.Setup(sys.argv, test_one_input)
+    atheris.Fuzz()
