@@ -12,19 +12,23 @@ feedback table), which would spend a fuzzing run on a few mutated headers. The s
 checkers' MAX_CODES (and the builder's, for the importers) to FUZZ_MAX_CODES (1296 codes, the 4x6
 game, by default) in the fuzzing process only: a bigger game is then refused by the same check that
 refuses one past the real limit, before any work, and every path behind that check is reached with
-the small games. FUZZ_MAX_CODES=0 keeps the real limits.
+the small games. FUZZ_MAX_CODES=0 keeps the real limits. --replay keeps the real limits unless
+FUZZ_MAX_CODES is set: a past finding is replayed against the checker as it is shipped, so an input
+naming a big game that the checker does not refuse fast fails there (FUZZ_REPLAY_SECONDS changes
+the time limit of a replay, 20 s).
 """
 
 from __future__ import annotations
 
 import os
 import resource
+import signal
 import sys
 import time
 import traceback
 
 STATUSES = (0, 1, 2)  # valid, invalid, unusable
-REPLAY_SECONDS = 20.0
+REPLAY_SECONDS = float(os.environ.get("FUZZ_REPLAY_SECONDS", 20))
 REPLAY_RSS_MB = 1024
 DEFAULT_MAX_CODES = 1296
 #: fuzz_import.py: the first byte of an input chooses the format (byte % 5) and, for cuda-json, the
@@ -39,7 +43,8 @@ def import_prefix(fmt: str, run: int | None = None) -> bytes:
 
 def cap_games(*modules) -> int | None:
     """Lower MAX_CODES of each module to FUZZ_MAX_CODES (never raise it); the cap, or None when off."""
-    cap = int(os.environ.get("FUZZ_MAX_CODES", DEFAULT_MAX_CODES))
+    replaying = len(sys.argv) > 1 and sys.argv[1] == "--replay"
+    cap = int(os.environ.get("FUZZ_MAX_CODES", 0 if replaying else DEFAULT_MAX_CODES))
     if cap <= 0:
         return None
     for module in modules:
@@ -71,25 +76,44 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
+class ReplayTimeout(BaseException):
+    """An input ran past REPLAY_SECONDS (raised by SIGALRM, not an Exception, so that no
+    ``except Exception`` of the code under test takes it)."""
+
+
+def _alarm(signum, frame):
+    raise ReplayTimeout(f"more than {REPLAY_SECONDS:g} s")
+
+
 def replay(test_one_input, files) -> int:
-    """Run each file once; print what failed. 0 when none did."""
+    """Run each file once; print "ok FILE (...)" or "FAIL FILE: why" for each. 0 when none failed."""
     failed = 0
+    signal.signal(signal.SIGALRM, _alarm)
     for path in files:
         with open(path, "rb") as f:
             data = f.read()
-        start = time.perf_counter()
+        start, before = time.perf_counter(), _peak_mb()
+        signal.setitimer(signal.ITIMER_REAL, REPLAY_SECONDS)
         try:
             test_one_input(data)
+        except ReplayTimeout:
+            failed += 1
+            print(f"FAIL {path}: {time.perf_counter() - start:.1f} s, stopped (limit {REPLAY_SECONDS:g} s)",
+                  file=sys.stderr)
+            traceback.print_exc(limit=-6)
+            continue
         except Exception:  # noqa: BLE001 - every exception is what this reports
             failed += 1
             print(f"FAIL {path}: exception", file=sys.stderr)
             traceback.print_exc()
             continue
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         took, peak = time.perf_counter() - start, _peak_mb()
         if took > REPLAY_SECONDS:
             failed += 1
             print(f"FAIL {path}: {took:.1f} s (limit {REPLAY_SECONDS:g} s)", file=sys.stderr)
-        elif peak > REPLAY_RSS_MB:
+        elif peak > REPLAY_RSS_MB >= before:  # (the peak of the process: this input raised it past)
             failed += 1
             print(f"FAIL {path}: peak memory {peak:.0f} MB (limit {REPLAY_RSS_MB} MB)", file=sys.stderr)
         else:
