@@ -28,10 +28,31 @@ MAX_BYTES = 256 << 20
 MAX_NODES = 2_000_000
 #: Deepest tree, in guesses on a path (the verifier's limit).
 MAX_DEPTH = 256
+#: Most pegs of a game: past 21, every game has more codes than the builder's limit of 1,000,000
+#: (2**22 with repetition, 22! without), so a longer code is refused before any count of codes is
+#: computed (the counts for a code of 10**6 pegs took 12 s).
+MAX_PEGS = 21
+#: cuda-json: the budget of a run's rebuild, in codes x codes x answers. A run record holds no tree:
+#: the run's rule is rebuilt, and each guess is chosen by scoring candidate guesses (about every
+#: code) against the secrets left (the codes, summed over a level of the tree), each into its
+#: answers ((pegs+1)(pegs+2)/2 of them). 6x7 (117,649 codes, 28 answers: 3.88e11), the largest game
+#: of a real record, takes 30-35 s CPU and 150 MB for the whole import; the costliest games under
+#: the budget measured 20-50 s (5x10, 7x5, 8x4, 10x3, 15x2); 8x5 (6.87e12) ran past 126 s.
+#: Checked before the game's tables are made (docs/import-formats.md, Limits).
+MAX_RUN_WORK = 400 * 10**9
+#: The tree formats' replay: at most this many guesses per code of the game on average, counted as
+#: the secrets it plays through each guess of the file (for a tree that holds, the tree's total
+#: guesses; real trees average at most 5.6). A file can chain guesses that keep every secret (the
+#: same guess again and again, up to MAX_DEPTH deep), which without a budget costs MAX_DEPTH passes
+#: over the game from a few kilobytes.
+REPLAY_GUESSES = 16
+#: ... but never less than this many secrets played (every tree of a game of at most 4,096 codes,
+#: 4x8, fits even MAX_DEPTH deep).
+REPLAY_FLOOR = 4096 * MAX_DEPTH
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
-__all__ = ["FORMATS", "MAX_BYTES", "MAX_NODES", "Mismatch", "Node", "ParseError", "assemble",
-           "import_certificate"]
+__all__ = ["FORMATS", "MAX_BYTES", "MAX_NODES", "MAX_RUN_WORK", "Mismatch", "Node", "ParseError",
+           "assemble", "import_certificate"]
 
 
 class ParseError(CertifyError):
@@ -135,6 +156,14 @@ def _text(raw: bytes, name: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
+def _whole(digits: str, name: str, line, what: str) -> int:
+    """A whole number written in the file (ASCII digits), refused past 18 digits (Python refuses
+    to read one of more than 4,300 digits, and none of the formats' numbers comes near 18)."""
+    if len(digits) > 18:
+        raise ParseError(name, line, f"{what} has {len(digits):,} digits: more than any game needs")
+    return int(digits)
+
+
 def _count(nodes: int, name: str, line) -> int:
     if nodes > MAX_NODES:
         raise ParseError(name, line, f"more than {MAX_NODES:,} nodes (the limit)")
@@ -182,11 +211,13 @@ def parse_punchcard(text: str, name: str) -> Parsed:
         if not (number.isascii() and number.isdigit()) or not (depth.isascii() and depth.isdigit()):
             raise ParseError(name, line_no, f"expected a line number and a guess number, got "
                              f"{_q(number)} {_q(depth)}")
-        if int(number) in records:
+        key = _whole(number, name, line_no, "a line number")
+        if key in records:
             raise ParseError(name, line_no, f"line number {_q(number)} appears twice")
         node = Node(DIGITS.ours(guess, name, line_no), line_no)
-        records[int(number)] = (line_no, int(depth), node, list(zip(columns, tokens[3:])))
-        order.append(int(number))
+        records[key] = (line_no, _whole(depth, name, line_no, "a guess number"), node,
+                        list(zip(columns, tokens[3:])))
+        order.append(key)
         nodes = _count(nodes + 1, name, line_no)
     if not order:
         raise ParseError(name, head_line + 1, "no line after the header")
@@ -206,7 +237,8 @@ def parse_punchcard(text: str, name: str) -> Parsed:
                 continue
             elif cell.startswith(">"):
                 target = cell[1:]
-                if not (target.isascii() and target.isdigit()) or int(target) not in records:
+                if (not (target.isascii() and target.isdigit() and len(target) <= 18)
+                        or int(target) not in records):
                     raise ParseError(name, line_no, f"{_q(cell)} names no line")
                 if int(target) in parent:
                     raise ParseError(name, line_no, f"line {_q(target)} is already the next guess of "
@@ -657,7 +689,11 @@ def parse_dot(text: str, name: str) -> Parsed:
     if tok[0] != "end":
         raise ParseError(name, tok[2], f"unexpected {_q(tok[1])} after the graph")
     m = re.fullmatch(r"Mastermind_Strategy_(.*)_([0-9]+)p([0-9]+)c", title)
-    pegs, colors, algorithm = (int(m.group(2)), int(m.group(3)), m.group(1)) if m else (None, None, None)
+    pegs, colors, algorithm = None, None, None
+    if m:
+        pegs = _whole(m.group(2), name, None, "the graph name's number of pegs")
+        colors = _whole(m.group(3), name, None, "the graph name's number of colours")
+        algorithm = m.group(1)
     nodes: dict[str, Node] = {}
     for key, (label, line) in labels.items():
         lm = re.fullmatch(r"([0-9A-Fa-f]+)(?: - [0-9]+)?", label)
@@ -714,32 +750,46 @@ def _falling(c: int, p: int) -> int:
 
 
 def _codes_used(root: Node):
-    """(pegs, colours used, whether a code repeats a colour) over every guess of the tree."""
-    top, repeats, pegs = -1, False, None
+    """(pegs, colours used, whether a code repeats a colour, nodes, nodes written ``(G)``) over
+    every guess of the tree."""
+    top, repeats, pegs, nodes, singletons = -1, False, None, 0, 0
     stack = [root]
     while stack:
         node = stack.pop()
+        nodes += 1
+        singletons += node.singletons
         if node.guess is not None:
             pegs = pegs or len(node.guess)
             top = max(top, max(ALPHABET.index(ch) for ch in node.guess))
             repeats = repeats or len(set(node.guess)) < len(node.guess)
         stack.extend(node.next.values())
-    return pegs, top + 1, repeats
+    return pegs, top + 1, repeats, nodes, singletons
+
+
+def _reach(pegs: int, nodes: int, singletons: int) -> int:
+    """The most secrets a tree of ``nodes`` guesses can find: one per guess (a guess finds at most
+    itself), and a ``(G)`` guess one more per answer it can get but the win (each answer's one
+    secret is played next, unwritten)."""
+    answers = (pegs + 1) * (pegs + 2) // 2 - 1
+    return nodes + singletons * answers
 
 
 def _game(parsed: Parsed, name: str, pegs, colors, repetition):
     """The game: what the options say, else what the file states, else what its codes show
     (a tree plays every secret, so the colours used are the game's, and a game with
     repetition shows a code that repeats one)."""
-    from .game import Game
+    from .game import MAX_CODES, Game
 
-    used_pegs, used_colors, repeats = _codes_used(parsed.root)
+    used_pegs, used_colors, repeats, nodes, singletons = _codes_used(parsed.root)
     file_pegs = parsed.pegs or used_pegs
     if pegs is not None and file_pegs is not None and pegs != file_pegs:
         raise ParseError(name, None, f"the file's codes have {file_pegs} pegs, --pegs says {pegs}")
     p = pegs if pegs is not None else file_pegs
     if p is None:
         raise ParseError(name, None, "the file writes no code: give --pegs and --colors")
+    if p > MAX_PEGS:  # before any count of codes (colours ** pegs) is computed
+        raise ParseError(name, None, f"a game of {p:,} pegs has more than {MAX_CODES:,} codes "
+                         f"(the limit; every game past {MAX_PEGS} pegs has)")
     if parsed.colors is not None and colors is not None and colors != parsed.colors:
         raise ParseError(name, None, f"the file says {parsed.colors} colours, --colors says {colors}")
     c, rep = colors if colors is not None else parsed.colors, repetition
@@ -764,6 +814,15 @@ def _game(parsed: Parsed, name: str, pegs, colors, repetition):
         game.check_size()
     except CertifyError as e:
         raise ParseError(name, None, str(e)) from None
+    # Before any table of the game is made: a file of a few guesses cannot name a big game.
+    reach = _reach(p, nodes, singletons)
+    if game.size > reach:
+        written = f"{nodes:,} guess{'es' * (nodes != 1)}"
+        if singletons:
+            written += f", {singletons:,} of them written (G), which find one more per answer"
+        raise ParseError(name, None, f"the game {game} has {game.size:,} codes, but the file's tree "
+                         f"can find at most {reach:,} secret{'s' * (reach != 1)} ({written}): "
+                         "the file is not a whole tree of that game")
     return game
 
 
@@ -794,12 +853,20 @@ def assemble(game, root: Node, notation: Notation = DIGITS, name: str = "<file>"
     histogram: dict[int, int] = {}
     out: dict = {}
     seen = set()
+    # The budget of secrets played through the file's guesses (a whole tree's total guesses).
+    budget, played = max(REPLAY_FLOOR, REPLAY_GUESSES * game.size), 0
     stack = [(root, np.arange(game.size, dtype=np.int64), (), out)]
     while stack:
         node, secrets, path, here = stack.pop()
         if id(node) in seen:
             raise ParseError(name, node.line, "a node reached twice (the file must hold a tree)")
         seen.add(id(node))
+        played += len(secrets)
+        if played > budget:  # before this guess's work
+            raise ParseError(name, node.line, f"the replay would play more than {budget:,} secrets "
+                             f"through the file's guesses, the budget for the game {game} "
+                             f"({game.size:,} codes; {REPLAY_GUESSES} guesses per code on average, "
+                             f"at least {REPLAY_FLOOR:,} in all; real trees take at most 6 per code)")
         depth = len(path) + 1
         at = f" (line {node.line})" if node.line else ""
         after = f"after {_path(path, show)}" if path else "at the start"
@@ -887,12 +954,23 @@ def _number(run: dict, key: str, where: str, name: str, kind=int):
     value = run.get(key)
     if isinstance(value, str):
         pattern = r"[0-9]+" if kind is int else r"[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?"
-        value = kind(value.strip()) if re.fullmatch(pattern, value.strip()) else None
+        if not re.fullmatch(pattern, value.strip()):
+            value = None
+        elif kind is int:
+            value = _whole(value.strip(), name, None, f"{where}: {key!r}")
+        else:
+            value = float(value.strip())
     if isinstance(value, bool) or not isinstance(value, int if kind is int else (int, float)) \
             or value != value or value in (float("inf"), float("-inf")):
         raise ParseError(name, None, f"{where}: {key!r} must be a {'whole ' if kind is int else ''}number, "
                          f"got {_q(run.get(key))}")
     return value
+
+
+def _run_work(game) -> tuple[int, int]:
+    """(codes x codes x answers, answers): the size of a run's rebuild, for MAX_RUN_WORK."""
+    answers = (game.pegs + 1) * (game.pegs + 2) // 2
+    return game.size * game.size * answers, answers
 
 
 def import_runs(raw: bytes, name: str, run: int | None = None, *, pegs=None, colors=None,
@@ -916,6 +994,8 @@ def import_runs(raw: bytes, name: str, run: int | None = None, *, pegs=None, col
         raise ParseError(name, e.lineno, f"not JSON: {e.msg}") from None
     except RecursionError:
         raise ParseError(name, None, "not JSON: nested too deeply") from None
+    except ValueError:  # a number of more than 4,300 digits (Python's limit for reading one)
+        raise ParseError(name, None, "not JSON that fits: a number of more than 4,300 digits") from None
     items = doc if isinstance(doc, list) else [doc]
     runs = [item["run"] for item in items if isinstance(item, dict) and isinstance(item.get("run"), dict)]
     if not runs:
@@ -949,6 +1029,16 @@ def import_runs(raw: bytes, name: str, run: int | None = None, *, pegs=None, col
     try:
         game = Game(p, c, True)
         game.check_size()
+    except CertifyError as e:
+        raise ParseError(name, None, f"{where}: {e}") from None
+    work, answers = _run_work(game)
+    if work > MAX_RUN_WORK:  # before the game's tables and the build
+        raise ParseError(name, None, f"{where}: the game {game} is too big to rebuild: {game.size:,} codes, "
+                         f"{game.size:,}^2 x {answers} answers = {work:.2e}, past the budget of "
+                         f"{MAX_RUN_WORK:.2e} (6x7, the largest real run, is 3.88e+11: about 30 s CPU); "
+                         f"certify build {CUDA_STRATEGIES[rule]} --pegs {p} --colors {c} --first {first} "
+                         "builds it without a budget")
+    try:
         strategy = get_strategy(CUDA_STRATEGIES[rule])(game, first=first)
     except CertifyError as e:
         raise ParseError(name, None, f"{where}: {e}") from None

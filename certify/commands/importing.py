@@ -60,8 +60,9 @@ def register(sub) -> None:
                        description="Read a strategy tree another program wrote, replay every secret through "
                        "it, and write it\nas a certificate once the independent verifier accepts it. A tree "
                        "that fails exits 1\nnaming the first secret it fails; a file not in its format exits 2 "
-                       f"with FILE:LINE\n(files up to {MAX_BYTES >> 20} MiB). How each format maps: "
-                       "docs/import-formats.md.")
+                       f"with FILE:LINE\n(files up to {MAX_BYTES >> 20} MiB; a file past a work budget, "
+                       "such as a cuda-json run\nwhose game is too big to rebuild, is refused before the "
+                       "work: docs/import-formats.md,\nLimits). How each format maps: docs/import-formats.md.")
     p.add_argument("format", metavar="FORMAT", choices=tuple(FORMATS),
                    help="cpp-text: the C++ solver's strategy text (fancidev's mmstrat); c-punchcard, c-yaml: "
                         "the C solver's trees (arfst23); cuda-dot: the CUDA project's strategy dump, "
