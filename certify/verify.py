@@ -39,19 +39,20 @@ input makes the verifier run out of memory, recurse without bound or run for eve
 
 from __future__ import annotations
 
-import codecs
-import gzip
 import io
 import itertools
 import json
 import math
 import os
 import re
-import select
-import stat
 import sys
-import zlib
 from array import array
+
+try:
+    from . import reader
+except ImportError:  # run as a script: python certify/verify.py (or runpy.run_path, which adds no path)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import reader
 
 FORMAT = "mastermind-strategy-certificate"
 VERSION = 1
@@ -64,15 +65,15 @@ MAX_DEPTH = 256
 #: Largest input accepted (bytes, read and after decompression).
 MAX_BYTES = 256 << 20
 #: Deepest nesting of the fields outside the tree (strategy params, generator...).
-MAX_META_DEPTH = 32
+MAX_META_DEPTH = reader.MAX_META_DEPTH
 #: Longest integer literal accepted (digits).
-MAX_INT_DIGITS = 100
+MAX_INT_DIGITS = reader.MAX_INT_DIGITS
 #: Nesting levels the JSON reader accepts: a MAX_DEPTH tree plus a margin.
 _PARSE_ROOM = 2 * MAX_DEPTH + 100
 #: Largest header field (format, version, game, strategy, claims), in bytes of JSON.
-MAX_FIELD_BYTES = 64 << 10
+MAX_FIELD_BYTES = reader.MAX_FIELD_BYTES
 #: Most keys in one JSON object.
-MAX_KEYS = 10_000
+MAX_KEYS = reader.MAX_KEYS
 _HEADER = ("format", "version", "game", "strategy", "claims")
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
@@ -84,45 +85,11 @@ __all__ = ["Invalid", "Report", "codes", "feedback", "secret_depths", "verify_by
            "verify_document", "verify_file", "main"]
 
 
-class Invalid(Exception):
-    """The certificate is wrong; the message says what and where."""
-
-
-class _Dup(dict):
-    """A JSON object that had a repeated key (kept so the error can name its place)."""
-
-    duplicate = ""
-
-
-def _pairs(pairs):
-    d = dict(pairs)
-    if len(d) != len(pairs):
-        seen = set()
-        d = _Dup(pairs)
-        for k, _ in pairs:
-            if k in seen:
-                d.duplicate = k
-                break
-            seen.add(k)
-    return d
-
-
-def _no_constant(name):
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _int(text: str) -> int:
-    digits = len(text) - text.startswith("-")
-    if digits > MAX_INT_DIGITS:
-        raise ValueError(f"integer of {digits} digits (limit {MAX_INT_DIGITS})")
-    return int(text)
-
-
-def _float(text: str) -> float:
-    x = float(text)
-    if not math.isfinite(x):
-        raise ValueError(f"number {text[:20]}{'...' if len(text) > 20 else ''} is out of range")
-    return x
+Invalid, Unreadable = reader.Invalid, reader.Unreadable
+_Dup, _Container = reader.Dup, reader.Span
+_typename, _short, _what, _display, _field, _one_line = (reader.typename, reader.short, reader.what,
+                                                         reader.display, reader.field, reader.one_line)
+_check_text = reader.check_text
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:
@@ -213,13 +180,6 @@ class Report:
         return f"{self.file}: {kind}: {self.error}"
 
 
-def _typename(x) -> str:
-    if type(x) is _Container:
-        return x.kind
-    return {dict: "object", _Dup: "object", list: "array", str: "string", bool: "boolean",
-            int: "integer", float: "number", type(None): "null"}.get(type(x), type(x).__name__)
-
-
 def _need(obj, key: str, kind, where: str):
     if key not in obj:
         raise Invalid(f"{where}: missing field {key!r}")
@@ -231,54 +191,6 @@ def _need(obj, key: str, kind, where: str):
     if type(value) is _Dup:
         raise Invalid(f"{field}: duplicate key {_short(value.duplicate)}")
     return value
-
-
-def _short(x) -> str:
-    """A short, printable, one-line picture of an input value (never the whole of a big one)."""
-    t = type(x)
-    if t is _Container:
-        return "{...}" if x.kind == "object" else "[...]"
-    if t is dict or t is _Dup:
-        return "{...}" if x else "{}"
-    if t is list:
-        return "[...]" if x else "[]"
-    if t is str and len(x) > 40:
-        x = x[:40]
-    s = repr(x)
-    return s if len(s) <= 40 else s[:37] + "..."
-
-
-def _what(x) -> str:
-    """Type and (for a scalar) value: "integer 3", "string '3'", "null", "array"."""
-    t = type(x)
-    if x is None or t is dict or t is _Dup or t is list or t is _Container:
-        return _typename(x)
-    return f"{_typename(x)} {_short(x)}"
-
-
-def _display(path) -> str:
-    """A file name fit to print on one line (undecodable bytes and control characters escaped)."""
-    try:
-        name = os.fsdecode(path)
-    except (TypeError, ValueError):
-        name = repr(path)
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in name)
-
-
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _field(where: str, key: str) -> str:
-    if _NAME.fullmatch(key):
-        return f"{where}.{key}" if where else key
-    return f"{where}[{_short(key)}]"
-
-
-def _check_text(s: str, where: str) -> None:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Invalid(f"{where}: string {_short(s)} is not valid Unicode (lone surrogate)") from None
 
 
 def _check_meta(header: dict, doc: "_Doc") -> None:
@@ -317,79 +229,36 @@ def _only(obj: dict, allowed, where: str) -> None:
         raise Invalid(f"{where}: unknown field {_short(extra[0])}")
 
 
-def _gunzip(raw: bytes) -> bytes:
-    """Decompress gzip data (several members allowed), reading at most MAX_BYTES + 1 bytes."""
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(raw)) as f:
-            data = f.read(MAX_BYTES + 1)
-    except (OSError, EOFError, zlib.error) as e:
-        raise Invalid(f"corrupt gzip data ({_one_line(e)})") from None
-    if len(data) > MAX_BYTES:
-        raise Invalid(f"gzip data decompresses to more than {MAX_BYTES} bytes (the limit)")
-    return data
-
-
-def _one_line(e) -> str:
-    return " ".join(str(e).split()) or type(e).__name__
-
-
 # -- reading the JSON ---------------------------------------------------------------------
 #
-# The standard json module builds a Python object for every value (a tree node costs ~300
-# bytes, an empty list in an unknown field ~60), so memory would grow to tens of times the
-# input. The reader below is a tokenizer and an explicit stack instead: the tree becomes five
-# integer arrays, other values are only checked, and only the small header fields are built.
+# The reader (reader.py) checks the document and gives the spans of its fields: the header fields
+# are built (each at most MAX_FIELD_BYTES), the others only checked (reader.Meta). The tree is read
+# here, by the same tokenizer and an explicit stack: it becomes five integer arrays, and any value
+# in it that is not a node, a guess or a 'next' is checked by reader.skip and never built.
 
-_TOKEN = re.compile(
-    rb'[ \t\n\r]*(?:'
-    rb'([][{}:,])'                                                  # 1 punctuation
-    rb'|("(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'  # 2 string
-    rb'(?:[ \t\n\r]*(:))?'                                          # 3 ':' after it: a key
-    rb'|(-?(?:0|[1-9][0-9]*))((?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)'  # 4 integer part, 5 the rest
-    rb'|(true|false|null)'                                          # 6 literal
-    rb'|(NaN|-?Infinity)'                                           # 7 not JSON: named in the error
-    rb')')
-_SPACE = re.compile(rb'[ \t\n\r]*')
 # The usual shape of a branch, read in one step: a feedback key, then a node that is a leaf
 # (``"1,2":{"guess":"0123"}``, group 3 absent) or opens its branches (``... ,"next":{``).
 _BRANCH = re.compile(rb'[ \t\n\r]*("[0-9]+,[0-9]+")[ \t\n\r]*:[ \t\n\r]*\{[ \t\n\r]*"guess"[ \t\n\r]*:'
                      rb'[ \t\n\r]*("[0-9a-z]*")[ \t\n\r]*(?:\}|(,[ \t\n\r]*"next"[ \t\n\r]*:[ \t\n\r]*\{))')
-# Many plain values in an array outside the tree, read in one step: each a small integer, a
-# string without escapes, commas or brackets, a literal, an empty container or a flat array of
-# those, followed by a comma (the last value before ']' takes the general path). Without it a
-# long array of small numbers costs a loop turn per token (minutes for 64 MiB).
-_W = rb'[ \t\n\r]*'
-_PLAIN = (rb'(?:-?(?:0|[1-9][0-9]{0,%d})(?![0-9.eE])|"[^"\\\x00-\x1f,\[\]]*"|true|false|null)'
-          % (MAX_INT_DIGITS - 1))
-_RUN = re.compile(rb'(?:' + _W + rb'(?:' + _PLAIN + rb'|\{' + _W + rb'\}|\[' + _W + rb'(?:' + _PLAIN
-                  + rb'(?:' + _W + rb',' + _W + _PLAIN + rb')*' + _W + rb')?\])' + _W + rb',){1,4096}')
-_INNER = re.compile(rb'\[[^\]]*\]')
-_LONE = re.compile(rb'\\u[dD][89a-fA-F]')  # an escaped surrogate: maybe a lone one
-_PUNCT, _STRING, _KEY_TOKEN, _NUMBER, _LITERAL, _CONSTANT = 1, 2, 3, 5, 6, 7
-# What a value is for, from where it stands: the document, a header field, another top-level
-# field ("meta", checked with its path), a tree node, a node's 'next', a guess, anything else.
-_DOC, _HEAD, _META, _NODE, _NEXT, _GUESS, _JUNK = range(7)
-_KIND = {ord("{"): "object", ord("["): "array", ord('"'): "string", ord("t"): "boolean",
-         ord("f"): "boolean", ord("n"): "null"}
+# What a value in the tree is for: a node, a node's 'next', a guess, anything else.
+_NODE, _NEXT, _GUESS, _JUNK = range(4)
 
 
 class _Frame:
-    """An open object or array."""
+    """An open object or array of the tree."""
 
-    __slots__ = ("is_object", "role", "state", "key", "keys", "node", "last", "where", "index", "start")
+    __slots__ = ("is_object", "role", "state", "key", "keys", "node", "last", "start")
 
-    def __init__(self, is_object, role, node=-1, where=""):
+    def __init__(self, is_object, role, node=-1):
         self.is_object = is_object
         self.role = role
         # object: 0 key or '}', 2 value, 3 ',' or '}', 4 key; array: 0 value or ']', 2 value, 3 ',' or ']'
         self.state = 0
         self.key = None
-        self.keys = set() if is_object and role in (_DOC, _META, _NODE, _NEXT) else None
+        self.keys = set() if is_object else None
         self.node = node  # _NODE: its id; _NEXT: the id of the node it belongs to
         self.last = -1  # _NEXT: the child read last
-        self.where = where  # _META: the path shown in errors
-        self.index = 0  # arrays: the item being read
-        self.start = -1  # _DOC: where the current field's value starts
+        self.start = -1  # _NEXT: where the key of the child about to be read starts
 
 
 class _Doc:
@@ -431,93 +300,60 @@ class _Doc:
 
     def string(self, at: int) -> str:
         """The string whose token starts at ``at``."""
-        token = _TOKEN.match(self.buf, at).group(_STRING)
-        return _decode_string(token)
+        return reader.decode_string(reader.TOKEN.match(self.buf, at).group(reader.STRING))
 
     def value(self, at: int):
         """The scalar at ``at`` (a string, number, boolean or null), or its type's name for an
         object or array (never built: it may be huge)."""
         first = self.buf[at]
         if first in (ord("{"), ord("[")):
-            return _Container(_KIND[first])
-        m = _TOKEN.match(self.buf, at)
+            return _Container(reader.KIND[first])
+        m = reader.TOKEN.match(self.buf, at)
         kind = m.lastindex
-        if kind == _STRING:
-            return _decode_string(m.group(_STRING))
-        if kind == _NUMBER:
-            return _number(m.group(4), m.group(5))
-        return {b"true": True, b"false": False, b"null": None}[m.group(_LITERAL)]
-
-
-class _Container:
-    """An object or array inside the tree, known by its type only."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-
-
-def _decode_string(token: bytes) -> str:
-    if b"\\" not in token:
-        return token[1:-1].decode("utf-8")
-    return json.loads(token)
-
-
-def _number(integer: bytes, rest: bytes):
-    if not rest:
-        digits = len(integer) - integer.startswith(b"-")
-        if digits > MAX_INT_DIGITS:
-            raise Invalid(f"not valid JSON: integer of {digits} digits (limit {MAX_INT_DIGITS})")
-        return int(integer)
-    text = (integer + rest).decode()
-    x = float(text)
-    if not math.isfinite(x):
-        raise Invalid(f"not valid JSON: number {text[:20]}{'...' if len(text) > 20 else ''} is out of range")
-    return x
-
-
-def _syntax(buf: bytes, pos: int, what: str):
-    """Invalid: a JSON syntax error at byte ``pos``, with its line and column (in characters)."""
-    line = buf.count(b"\n", 0, pos) + 1
-    start = buf.rfind(b"\n", 0, pos) + 1
-    column = len(buf[start:pos].decode("utf-8", "replace")) + 1
-    return Invalid(f"not valid JSON: {what} at line {line} column {column}")
-
-
-def _check_utf8(buf: bytes) -> None:
-    """Refuse bytes that are not UTF-8, a piece at a time (no copy of the whole text)."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    view = memoryview(buf)
-    step = 1 << 20
-    for lo in range(0, len(buf), step):
-        try:
-            decoder.decode(view[lo:lo + step], final=lo + step >= len(buf))
-        except UnicodeDecodeError as e:
-            raise Invalid(f"not UTF-8 text (byte {lo + e.start})") from None
+        if kind == reader.STRING:
+            return reader.decode_string(m.group(reader.STRING))
+        if kind == reader.NUMBER:
+            return reader.number(m.group(4), m.group(5))
+        return {b"true": True, b"false": False, b"null": None}[m.group(reader.LITERAL)]
 
 
 def _parse(raw: bytes) -> _Doc:
-    if len(raw) > MAX_BYTES:
-        raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
-    if raw[:2] == b"\x1f\x8b":
-        raw = _gunzip(raw)
-    if not raw.strip():
-        raise Invalid("empty file")
-    _check_utf8(raw)
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raise Invalid("not valid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig) at line 1 column 1")
-    return _read(raw)
+    return _read(reader.text(raw, MAX_BYTES))
 
 
 def _read(buf: bytes) -> _Doc:
-    """One pass over the tokens with an explicit stack (see _Frame and _Doc)."""
-    doc = _Doc(buf)
-    match = _TOKEN.match
-    stack: list[_Frame] = []
-    pos, done = 0, False
-    branch = _BRANCH.match
+    """The document's fields through the reader: the header's spans kept, the tree read by
+    _read_tree, every other field checked within the metadata budget (reader.Meta)."""
+    doc, meta = _Doc(buf), reader.Meta()
+
+    def value(key: str, start: int) -> int:
+        if key == "tree":
+            doc.tree_at = start
+            if buf[start] == ord("{"):
+                return _read_tree(doc, start)
+            return reader.skip(buf, start, level=2, room=_PARSE_ROOM)[0]  # not a tree: checked only
+        if key in _HEADER:
+            end = reader.header(buf, start, key)
+            doc.fields.setdefault(key, (start, end))
+            return end
+        return meta.skip(buf, start, _field("", key))
+
+    doc.kind, doc.keys, doc.duplicate = reader.document(buf, value)
+    for key in doc.keys:
+        meta.problem = meta.problem or reader._lone(key, "top level")
+    doc.meta_error = meta.problem
+    return doc
+
+
+def _read_tree(doc: _Doc, pos: int) -> int:
+    """The tree whose object starts at ``pos``, into the node arrays, with an explicit stack (no
+    recursion); returns where it ends. Token by token, with the usual branch in one step."""
+    buf, stack = doc.buf, [_Frame(True, _NODE, doc.add_node(-1))]
+    pos = buf.index(b"{", pos) + 1
+    branch, token, syntax = _BRANCH.match, reader.token, reader.syntax
     while True:
-        top = stack[-1] if stack else None
-        if top is not None and top.role == _NEXT and top.state in (0, 4) and len(stack) + 2 < _PARSE_ROOM:
+        top = stack[-1]
+        if top.role == _NEXT and top.state in (0, 4) and len(stack) + 3 < _PARSE_ROOM:
             m = branch(buf, pos)
             if m is not None:  # the same as token by token, in one step
                 _key(doc, top, m.group(1), m.start(1))
@@ -533,191 +369,100 @@ def _read(buf: bytes) -> _Doc:
                     stack.append(frame)
                     stack.append(_Frame(True, _NEXT, node))
                 continue
-        if (top is not None and not top.is_object and top.state in (0, 2)
-                and top.role in (_META, _JUNK, _HEAD) and len(stack) + 1 < MAX_META_DEPTH):
-            m = _RUN.match(buf, pos)
-            if m is not None:  # the same as token by token, in one step
-                run = m.group()
-                top.index += run.count(b",") - sum(x.count(b",") for x in _INNER.findall(run))
-                top.state = 2
-                pos = m.end()
-                continue
-        m = match(buf, pos)
+        m = token(buf, pos, len(buf))
         if m is None:
-            at = _SPACE.match(buf, pos).end()
-            if at == len(buf) and done:
-                return doc
-            if done:
-                raise _syntax(buf, at, "Extra data")
-            what = "Unterminated string or invalid character in it" if buf[at:at + 1] == b'"' else "Expecting value"
-            raise _syntax(buf, at, what)
-        kind = m.lastindex
-        start = m.start(4 if kind == _NUMBER else 2 if kind == _KEY_TOKEN else kind)
-        pos = m.end()
-        if done:
-            raise _syntax(buf, start, "Extra data")
+            raise reader.no_token(buf, pos)
+        kind, start, pos = m.lastindex, reader.start_of(m), m.end()
         char = buf[start]
-
-        if kind == _PUNCT:
+        if kind == reader.PUNCT:
             if char in b"}]":
-                if top is None or top.is_object != (char == ord("}")) or top.state not in (0, 3):
-                    raise _syntax(buf, start, _closing_error(top))
+                if top.is_object != (char == ord("}")) or top.state not in (0, 3):
+                    raise syntax(buf, start, reader.closing_error(top.is_object, top.state))
                 stack.pop()
-                done = _end_value(doc, stack, pos)
+                if not stack:
+                    return pos
+                stack[-1].state = 3
                 continue
             if char == ord(","):
-                if top is None or top.state != 3:
-                    raise _syntax(buf, start, "Expecting value")
+                if top.state != 3:
+                    raise syntax(buf, start, "Expecting value")
                 top.state = 4 if top.is_object else 2
-                if not top.is_object:
-                    top.index += 1
                 continue
             if char == ord(":"):  # (a key's ':' is read with the key)
-                raise _syntax(buf, start, _closing_error(top))
+                raise syntax(buf, start, reader.closing_error(top.is_object, top.state))
             # '{' or '[': a value that opens a container
-        elif kind == _CONSTANT:
-            raise Invalid(f"not valid JSON: {m.group(kind).decode()} is not a JSON number")
-
-        if top is not None and top.is_object and top.state in (0, 4):  # a key is expected
-            if kind != _KEY_TOKEN:
-                raise _syntax(buf, start, "Expecting ':' delimiter" if kind == _STRING
-                              else "Expecting property name enclosed in double quotes")
-            _key(doc, top, m.group(_STRING), start)
+        if top.is_object and top.state in (0, 4):  # a key is expected
+            if kind != reader.KEY:
+                raise syntax(buf, start, "Expecting ':' delimiter" if kind == reader.STRING
+                             else "Expecting property name enclosed in double quotes")
+            _key(doc, top, m.group(reader.STRING), start)
             top.state = 2
             continue
-        if kind == _KEY_TOKEN:  # a string and a ':' where no key can be
-            raise _syntax(buf, m.start(3), "Expecting ',' delimiter")
-        if top is not None and top.state not in (0, 2):
-            raise _syntax(buf, start, "Expecting ',' delimiter")
-
+        if kind == reader.KEY:  # a string and a ':' where no key can be
+            raise syntax(buf, m.start(3), "Expecting ',' delimiter")
+        if top.state not in (0, 2):
+            raise syntax(buf, start, "Expecting ',' delimiter")
         # A value starts here: what is it for?
-        if kind == _PUNCT:
+        if kind == reader.PUNCT:
             vkind = "object" if char == ord("{") else "array"
-        elif kind == _NUMBER:
+        elif kind == reader.NUMBER:
             vkind = "number" if m.group(5) else "integer"
         else:
-            vkind = _KIND[char]
-        role, node, where = _role(doc, top, start, vkind)
-        if kind == _PUNCT:  # '{' or '['
-            if len(stack) >= _PARSE_ROOM:
+            vkind = reader.KIND[char]
+        role, node = _role(doc, top, start, vkind)
+        top.state = 3
+        if kind == reader.PUNCT:  # '{' or '['
+            level = len(stack) + 2  # (the document is level 1, the tree's root level 2)
+            if level > _PARSE_ROOM:
                 raise Invalid("JSON nested too deeply")
-            is_object = vkind == "object"
-            if role == _META and len(stack) >= MAX_META_DEPTH and doc.meta_error is None:
-                doc.meta_error = f"{where}: nested more than {MAX_META_DEPTH} levels deep"
-            if role == _GUESS or not is_object and role in (_NODE, _NEXT):
-                role = _JUNK
-            if top is not None:
-                top.state = 3
-            stack.append(_Frame(is_object, role, node, where))
+            if role in (_NODE, _NEXT) and vkind == "object":
+                stack.append(_Frame(True, role, node))
+            else:  # not a node nor branches: checked, never built (the node is wrong anyway)
+                pos = reader.skip(buf, start, level=level, room=_PARSE_ROOM)[0]
             continue
-        # A scalar.
-        if kind == _NUMBER:
-            _number(m.group(4), m.group(5))
-        elif kind == _STRING and role == _META and _LONE.search(m.group(_STRING)):
-            _meta_check(doc, _decode_string(m.group(_STRING)), where)
-        if top is not None:
-            top.state = 3
-        done = _end_value(doc, stack, pos)
-
-
-def _closing_error(top) -> str:
-    """What was expected where a '}' or ']' does not fit."""
-    if top is None or top.state == 2:
-        return "Expecting value"
-    if top.is_object and top.state == 4:
-        return "Expecting property name enclosed in double quotes"
-    return "Expecting ',' delimiter"
-
-
-def _meta_check(doc: _Doc, s: str, where: str) -> None:
-    if doc.meta_error is None:
-        try:
-            _check_text(s, where)
-        except Invalid as e:
-            doc.meta_error = str(e)
+        if kind == reader.NUMBER:
+            reader.number(m.group(4), m.group(5))
 
 
 def _key(doc: _Doc, frame: _Frame, token: bytes, at: int) -> None:
-    """A key was read in an object: remember it, catch repeats and unknown node fields."""
-    key = _decode_string(token)
+    """A key was read in an object of the tree: remember it, catch repeats and unknown node fields."""
+    key = reader.decode_string(token)
     frame.key = key
-    role = frame.role
-    if frame.keys is None:
-        return
     if len(frame.keys) >= MAX_KEYS and key not in frame.keys:
-        where = {_DOC: "top level", _META: frame.where}.get(role, "tree")
-        raise Invalid(f"{where}: an object with more than {MAX_KEYS} keys (the limit)")
+        raise Invalid(f"tree: an object with more than {MAX_KEYS} keys (the limit)")
     repeated = key in frame.keys
     frame.keys.add(key)
-    if role == _DOC:
-        doc.keys.append(key)
-        _meta_check(doc, key, "top level")
-        if repeated and doc.duplicate is None:
-            doc.duplicate = key
-    elif role == _META:
-        _meta_check(doc, key, frame.where)
-        if repeated and doc.meta_error is None:
-            doc.meta_error = f"{frame.where}: duplicate key {_short(key)}"
-    elif role == _NODE:
+    if frame.role == _NODE:
         if repeated:
             doc.problem(frame.node, f"duplicate key {_short(key)} in node", 0)
         elif key not in _NODE_FIELDS:
             doc.problem(frame.node, f"node: unknown field {_short(key)}", 2)
-    elif role == _NEXT:
+    else:  # _NEXT
         if repeated:
             doc.problem(frame.node, f"duplicate feedback key {_short(key)}", -1)
         frame.start = at  # the child about to be read is stored with its key's position
 
 
-def _role(doc: _Doc, top, at: int, kind: str):
-    """(role, node id, path) of a value of type ``kind`` starting at byte ``at`` inside ``top``."""
-    if top is None:
-        doc.kind = kind
-        return (_DOC if kind == "object" else _JUNK), -1, ""
-    role = top.role
-    if role == _DOC:
-        key = top.key
-        top.start = at
-        if key == "tree":
-            doc.tree_at = at
-            if kind == "object":
-                return _NODE, doc.add_node(-1), ""
-            return _JUNK, -1, ""
-        if key in _HEADER:
-            return _HEAD, -1, ""
-        return _META, -1, _field("", key)
-    if role == _META:
-        return _META, -1, _field(top.where, top.key) if top.is_object else f"{top.where}[{top.index}]"
-    if role == _NODE:
+def _role(doc: _Doc, top: _Frame, at: int, kind: str):
+    """(role, node id) of a value of type ``kind`` starting at byte ``at`` inside ``top``."""
+    if top.role == _NODE:
         if top.key == "guess":
             doc.guess[top.node] = at
-            return _GUESS, -1, ""
+            return _GUESS, -1
         if top.key == "next":
             doc.next[top.node] = at
-            return _NEXT, top.node, ""
-        return _JUNK, -1, ""
-    if role == _NEXT:
-        node = doc.add_node(top.start)
-        parent = top.node
-        if top.last == -1:
-            doc.child[parent] = node
-        else:
-            doc.sibling[top.last] = node
-        top.last = node
-        if kind != "object":
-            doc.problem(node, f"a node must be an object, got {kind}", 1)
-        return _NODE, node, ""
-    return role, -1, ""  # inside a header field or anything else: more of the same
-
-
-def _end_value(doc: _Doc, stack, end: int) -> bool:
-    """A value ended at ``end``; True when it was the document itself."""
-    if not stack:
-        return True
-    top = stack[-1]
-    if top.role == _DOC and top.key in _HEADER and top.start >= 0:
-        doc.fields.setdefault(top.key, (top.start, end))
-    return False
+            return _NEXT, top.node
+        return _JUNK, -1
+    # _NEXT: a child node
+    node = doc.add_node(top.start)
+    if top.last == -1:
+        doc.child[top.node] = node
+    else:
+        doc.sibling[top.last] = node
+    top.last = node
+    if kind != "object":
+        doc.problem(node, f"a node must be an object, got {kind}", 1)
+    return _NODE, node
 
 
 def _header(doc: _Doc) -> dict:
@@ -728,11 +473,7 @@ def _header(doc: _Doc) -> dict:
     for key in doc.keys:
         if key not in doc.fields or key in out:
             continue
-        start, end = doc.fields[key]
-        if end - start > MAX_FIELD_BYTES:
-            raise Invalid(f"{key}: more than {MAX_FIELD_BYTES} bytes of JSON (the limit for this field)")
-        out[key] = json.loads(doc.buf[start:end], object_pairs_hook=_pairs, parse_int=_int,
-                              parse_float=_float)
+        out[key] = reader.build(doc.buf, *doc.fields[key])
     if doc.tree_at >= 0:
         out["tree"] = doc.value(doc.tree_at)
     return out
@@ -951,8 +692,9 @@ def _encode(doc) -> bytes:
 
 
 def secret_depths(doc) -> dict[str, int]:
-    """{secret: guesses it takes} for a certificate given as a dict; raises Invalid if it is wrong."""
-    parsed = _parse(_encode(doc))
+    """{secret: guesses it takes} for a certificate given as a dict or as its bytes; raises Invalid
+    if its header or tree is wrong (its claims are not compared)."""
+    parsed = _parse(doc if type(doc) is bytes else _encode(doc))
     pegs, colors, repetition = _check_header(parsed, Report("<document>"))
     found: dict[str, int] = {}
     _replay(parsed, pegs, colors, repetition, found)
@@ -1016,34 +758,9 @@ def verify_bytes(raw: bytes, file: str = "<bytes>", max_guesses: int | None = No
     return _verify(raw, Report(file), max_guesses, keep)
 
 
-class Unreadable(Exception):
-    """The file cannot be read (missing, a directory, no permission...)."""
-
-
 def read_input(path, on_wait=None) -> bytes:
-    """The bytes of a file, read once, at most MAX_BYTES + 1 of them (larger is refused by the
-    caller). A FIFO that gives nothing for a second makes ``on_wait(message)`` be called, then
-    is waited for (Ctrl-C stops it). Raises Unreadable."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO with no writer must not block here
-    except (OSError, ValueError) as e:  # ValueError: a NUL byte in the name
-        raise Unreadable(_one_line(getattr(e, "strerror", None) or e)) from None
-    info = os.fstat(fd)
-    if stat.S_ISDIR(info.st_mode):
-        os.close(fd)
-        raise Unreadable("Is a directory")
-    with os.fdopen(fd, "rb") as f:
-        try:
-            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_BYTES:
-                raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
-            if stat.S_ISFIFO(info.st_mode) and not select.select([fd], [], [], 1.0)[0]:
-                if on_wait is not None:
-                    on_wait(f"{_display(path)}: waiting for data from the pipe (Ctrl-C to stop)")
-                select.select([fd], [], [])
-            os.set_blocking(fd, True)
-            return f.read(MAX_BYTES + 1)
-        except OSError as e:
-            raise Unreadable(_one_line(e.strerror or e)) from None
+    """The bytes of a file, read once (reader.read_input with this verifier's MAX_BYTES)."""
+    return reader.read_input(path, MAX_BYTES, on_wait)
 
 
 def verify_file(path: str, max_guesses: int | None = None, keep: bool = False, on_wait=None) -> Report:

@@ -36,21 +36,20 @@ with a plain loop.
 from __future__ import annotations
 
 import functools
-import gzip
 import hashlib
-import io
 import json
 import os
 import re
 import sys
 import time
-import zlib
 
 import numpy as np
 
 try:
-    from . import verify
-except ImportError:  # run as a script: python certify/verify_bound.py
+    from . import reader, verify
+except ImportError:  # run as a script: python certify/verify_bound.py (or runpy.run_path: no path added)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import reader
     import verify
 
 FORMAT = "mastermind-lower-bound-certificate"
@@ -58,6 +57,11 @@ VERSION = 1
 REPORT_VERSION = 1
 #: Largest input (bytes, also after gzip decompression).
 MAX_BYTES = 128 << 20
+#: Largest node, in bytes of JSON (20 times the largest in a real proof, 418 KB): a node is built as
+#: Python objects when the check reaches it, at most about 22 bytes for each byte of its JSON.
+MAX_NODE_BYTES = 8 << 20
+#: Deepest nesting inside a node (the proof format needs 5 levels; the decoder's own limit is ~1000).
+NODE_ROOM = 600
 #: Largest game (codes): every guess is enumerated at every node.
 MAX_CODES = 10_000
 #: Most nodes, and most guess entries plus references over all nodes.
@@ -89,8 +93,8 @@ MAX_PENDING = 256 << 20
 SET_OVERHEAD = 112
 #: A set is a sorted array of code indices; 10,000 codes (MAX_CODES) fit in 16 bits.
 SET = np.uint16
-MAX_INT_DIGITS = verify.MAX_INT_DIGITS
-MAX_META_DEPTH = verify.MAX_META_DEPTH
+MAX_INT_DIGITS = reader.MAX_INT_DIGITS
+MAX_META_DEPTH = reader.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _SHA = re.compile(r"[0-9a-f]{64}")
@@ -98,137 +102,180 @@ _SHA = re.compile(r"[0-9a-f]{64}")
 #: (docs: "Parts of a proof").
 MAX_PATH = 100
 MAX_ASSUMPTIONS = 1_000_000
-_short, _what, _display = verify._short, verify._what, verify._display
+_short, _what, _display = reader.short, reader.what, reader.display
 #: Most (guess, secret) pairs held at once while class sizes are counted (8 bytes each).
 BLOCK = 1 << 22
 #: Most codes for which the checker keeps the feedback table's one-hot form (_Proof.counted_small).
 ONEHOT_CODES = 6000
-#: check_leaves() runs when the deferred leaves' keys and class sizes reach this many (2 MiB each);
-#: 0 checks every leaf where it stands (the tests compare both ways).
+#: check_leaves() runs when the deferred leaves' keys and class sizes reach this many (2 MiB each),
+#: so a batch holds fewer than 2 x LEAF_BATCH (8-byte keys: 4 MiB); a leaf bigger than LEAF_BATCH
+#: on its own is checked where it stands. 0 checks every leaf where it stands (the tests compare both ways).
 LEAF_BATCH = 1 << 18
 
 
-class Invalid(Exception):
-    """The certificate is wrong; the message says what and where."""
+Invalid = reader.Invalid  # the certificate is wrong; the message says what and where
 
 
 # -- reading ----------------------------------------------------------------------------------
+#
+# The reader (reader.py) checks the document: the header fields are built (each at most
+# MAX_FIELD_BYTES of JSON), the metadata only checked. The nodes array is split into its items by
+# its structure alone (_spans: quotes, brackets and commas outside strings, numpy a block at a
+# time), each item at most MAX_NODE_BYTES; an item is built, and its syntax checked, when the check
+# reaches it. So the memory is the text, 16 bytes a node, and one node's objects.
 
-# JSON reading rules shared with the strategy verifier (trusted too): repeated keys kept for the
-# error, integers of at most MAX_INT_DIGITS digits, finite numbers only.
-_Dup, _pairs, _int, _float, _constant = verify._Dup, verify._pairs, verify._int, verify._float, verify._no_constant
-
-
-_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                            parse_constant=_constant)
-#: The same rules, objects dropped as soon as they are read: to check and count the nodes first.
-#: An object whose first key is "bound" is read as that key's value (a node written in the usual
-#: order is read as its bound; nested objects do not matter), any other as None.
-_SKIPPER = json.JSONDecoder(object_pairs_hook=lambda pairs: pairs[0][1] if pairs and pairs[0][0] == "bound" else None,
-                            parse_int=_int, parse_float=_float,
-                            parse_constant=_constant)
-#: Reading again what _SKIPPER has read (the nodes array): its numbers have passed the checks
-#: above, and the plain readings of int and float give the same values.
-_REREADER = json.JSONDecoder(object_pairs_hook=_pairs)
-_SPACE = re.compile(r"[ \t\n\r]*")  # JSON's white space
-_LEAF = re.compile(r'\{"bound":(0|[1-9][0-9]*)\}')  # (its number has passed the first reading)
+_Dup = reader.Dup
+_HEAD = ("format", "version", "game", "claims", "root")
+_BOUND = re.compile(rb'[ \t\n\r]*\{[ \t\n\r]*"bound"[ \t\n\r]*:[ \t\n\r]*(0|[1-9][0-9]{0,18})[ \t\n\r]*([,}])')
+_LEAF = re.compile(rb'[ \t\n\r]*\{"bound":(0|[1-9][0-9]{0,18})\}[ \t\n\r]*')
+_SCAN_BLOCK = 1 << 20
 
 
-def _text(raw: bytes) -> str:
-    """The text in ``raw`` (plain or gzip) after the size, gzip and UTF-8 checks; raises Invalid."""
-    if len(raw) > MAX_BYTES:
-        raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
-    if raw[:2] == b"\x1f\x8b":
+class _Nodes:
+    """The items of a file's nodes array, as spans of its text; iterated, each is built in turn."""
+
+    def __init__(self, buf: bytes, starts, ends) -> None:
+        self.buf, self.starts, self.ends = buf, starts, ends
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def item(self, i: int):
+        buf, s, e = self.buf, int(self.starts[i]), int(self.ends[i])
+        leaf = _LEAF.fullmatch(buf, s, e)
+        if leaf:  # {"bound":N} as the writer spells a leaf: the value the decoder would give
+            return {"bound": int(leaf[1])}
         try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as f:
-                raw = f.read(MAX_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as e:
-            raise Invalid(f"corrupt gzip data ({verify._one_line(e)})") from None
-        if len(raw) > MAX_BYTES:
-            raise Invalid(f"gzip data decompresses to more than {MAX_BYTES} bytes (the limit)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Invalid(f"not UTF-8 text (byte {e.start})") from None
-    if not text.strip():
-        raise Invalid("empty file")
-    return text
+            return reader.DECODER.decode(buf[s:e].decode("utf-8"))
+        except json.JSONDecodeError as x:
+            raise reader.syntax(buf, s + len(buf[s:e].decode()[:x.pos].encode()), x.msg) from None
+        except ValueError as x:  # the rules: digits, finite numbers, no NaN
+            raise Invalid(f"not valid JSON: {reader.one_line(x)}") from None
+        except RecursionError:
+            raise Invalid("JSON nested too deeply") from None
+
+    def __iter__(self):
+        return (self.item(i) for i in range(len(self.starts)))
+
+    def __getitem__(self, i: int):
+        return self.item(range(len(self.starts))[i])
+
+    def bound(self, i: int):
+        """Node i's bound when it is written first, as the writer does (checked again when the node
+        is built), else None."""
+        m = _BOUND.match(self.buf, int(self.starts[i]), int(self.ends[i]))
+        return int(m[1]) if m else None
 
 
-def _loads(text: str):
-    try:
-        return _DECODER.decode(text)
-    except RecursionError:
-        raise Invalid("JSON nested too deeply") from None
-    except ValueError as e:
-        raise Invalid(f"not valid JSON: {verify._one_line(e)}") from None
+def _spans(buf: bytes, start: int):
+    """(_Nodes, end): the items of the array at buf[start], found by the structure alone: a
+    quote opens or closes a string, brackets outside strings open and close, and the commas
+    outside strings at depth 1 separate the items (each is built, which checks its syntax, when
+    the check reaches it; a file is accepted only when every item is, so only then do the spans
+    matter). Text with a backslash (escapes, which this count of quotes does not follow) takes
+    the tokenizer (reader.items and reader.skip) instead."""
+    a = np.frombuffer(buf, np.uint8)
+    starts, ends = [np.array([start + 1], np.int64)], []
+    depth, inside, count = 1, 0, 0
+    lo = start + 1
+    while True:
+        if lo >= len(buf):
+            raise reader.syntax(buf, len(buf), "Expecting ',' delimiter")
+        seg = a[lo:lo + _SCAN_BLOCK]
+        if 92 in seg:  # a backslash
+            return _spans_slowly(buf, start)
+        quotes = seg == 34
+        outside = ((np.cumsum(quotes, dtype=np.int64) + inside) & 1) == 0
+        opens = ((seg == 91) | (seg == 123)) & outside
+        closes = ((seg == 93) | (seg == 125)) & outside
+        level = np.cumsum(opens.astype(np.int32) - closes, dtype=np.int64) + depth
+        if level.max(initial=0) > NODE_ROOM + 1:
+            raise Invalid("JSON nested too deeply")
+        done = np.flatnonzero(level == 0)
+        stop = len(seg) if not len(done) else int(done[0])
+        commas = np.flatnonzero((seg[:stop] == 44) & outside[:stop] & (level[:stop] == 1)) + lo
+        count += len(commas)
+        if count >= MAX_NODES:
+            raise Invalid(f"nodes: more than the limit {MAX_NODES} nodes")
+        ends.append(commas)
+        starts.append(commas + 1)
+        if len(done):
+            end = lo + stop
+            if buf[end] != 93:  # a '}' closing the array
+                raise reader.syntax(buf, end, "Expecting ',' delimiter")
+            ends.append(np.array([end], np.int64))
+            break
+        depth, inside = int(level[-1]), (int(np.count_nonzero(quotes)) + inside) & 1
+        lo += len(seg)
+    starts, ends = np.concatenate(starts), np.concatenate(ends)
+    if len(starts) == 1 and not buf[starts[0]:ends[0]].strip():
+        starts, ends = starts[:0], ends[:0]  # []: no item
+    return _checked(_Nodes(buf, starts, ends)), end + 1
+
+
+def _spans_slowly(buf: bytes, start: int):
+    """_spans() by the tokenizer: each item checked by reader.skip (escapes followed)."""
+    starts, ends = [], []
+
+    def item(i: int, at: int) -> int:
+        if i >= MAX_NODES:
+            raise Invalid(f"nodes: more than the limit {MAX_NODES} nodes")
+        end = reader.skip(buf, at, stop=at + MAX_NODE_BYTES + 1, room=NODE_ROOM + 2,
+                          over=f"node {i}: more than {MAX_NODE_BYTES} bytes of JSON (the limit for one node)")[0]
+        starts.append(at)
+        ends.append(end)
+        return end
+    end = reader.items(buf, start, item)
+    return _checked(_Nodes(buf, np.array(starts, np.int64), np.array(ends, np.int64))), end
+
+
+def _checked(nodes: _Nodes) -> _Nodes:
+    long = np.flatnonzero(nodes.ends - nodes.starts > MAX_NODE_BYTES)
+    if len(long):
+        raise Invalid(f"node {long[0]}: more than {MAX_NODE_BYTES} bytes of JSON (the limit for one node)")
+    return nodes
+
+
+def _read(buf: bytes):
+    """The document as a dict of its top-level fields (a Dup when a key repeats): the header fields
+    built, "nodes" as _Nodes when it is an array; the metadata checked, never built (its first
+    problem under the key None). A top-level value that is not an object: its type (a Span)."""
+    doc, meta = {}, reader.Meta()
+
+    def value(key: str, start: int) -> int:
+        if key in _HEAD:
+            end = reader.header(buf, start, key)
+            doc.setdefault(key, reader.build(buf, start, end))
+        elif key == "nodes" and buf[start] == ord("["):
+            nodes, end = _spans(buf, start)
+            doc.setdefault(key, nodes)
+        elif key == "nodes":  # not an array: its type is enough for the error
+            end = reader.skip(buf, start, level=2)[0]
+            doc.setdefault(key, reader.Span(reader.KIND.get(buf[start], "number")))
+        else:
+            end = meta.skip(buf, start, reader.field("", key))
+            doc.setdefault(key, None)
+        return end
+
+    kind, keys, repeated = reader.document(buf, value)
+    if kind != "object":
+        return reader.Span(kind)
+    for key in keys:
+        meta.problem = meta.problem or reader._lone(key, "top level")
+    out = _Dup(doc) if repeated is not None else doc
+    if repeated is not None:
+        out.duplicate = repeated
+    out[None] = meta.problem
+    return out
 
 
 def parse(raw: bytes):
-    """The JSON document in ``raw`` (plain or gzip); raises Invalid."""
-    return _loads(_text(raw))
-
-
-def _read(text: str):
-    """(document, where its "nodes" array starts): the document as parse() reads it, except that a
-    top-level "nodes" array is only checked and counted (its objects are read as None), to be read
-    again one node at a time by _elements(); so the whole document is never held as Python objects.
-    Anything else than a plain top-level object: parse()'s result or error (and no "nodes" start)."""
-    try:
-        pairs, at, i = [], None, _SPACE.match(text).end()
-        if text[i] != "{":
-            raise ValueError
-        i = _SPACE.match(text, i + 1).end()
-        while True:
-            if text[i] != '"':
-                raise ValueError
-            key, i = json.decoder.scanstring(text, i + 1)
-            i = _SPACE.match(text, i).end()
-            if text[i] != ":":
-                raise ValueError
-            i = _SPACE.match(text, i + 1).end()
-            if key == "nodes" and text[i] == "[":
-                at, (value, i) = i, _SKIPPER.raw_decode(text, i)
-            else:
-                value, i = _DECODER.raw_decode(text, i)
-            pairs.append((key, value))
-            i = _SPACE.match(text, i).end()
-            if text[i] == "}":
-                break
-            if text[i] != ",":
-                raise ValueError
-            i = _SPACE.match(text, i + 1).end()
-        if _SPACE.match(text, i + 1).end() != len(text):
-            raise ValueError
-    except (ValueError, IndexError, RecursionError):  # not that shape: the standard reading says why
-        return _loads(text), None
-    return _pairs(pairs), at
-
-
-def _elements(text: str, at: int):
-    """The elements of the JSON array at text[at], one at a time (already read once by _SKIPPER
-    with every rule: well-formed, no number out of the limits; so read now with plain numbers)."""
-    i = _SPACE.match(text, at + 1).end()
-    while text[i] != "]":
-        leaf = _LEAF.match(text, i)
-        if leaf:  # {"bound":N} as the writer spells a leaf: the value the decoder would give
-            value, i = {"bound": int(leaf[1])}, leaf.end()
-        else:
-            try:
-                value, i = _REREADER.raw_decode(text, i)
-            except RecursionError:  # (read once at a shallower call depth: on the edge of the limit)
-                raise Invalid("JSON nested too deeply") from None
-        yield value
-        i = _SPACE.match(text, i).end()
-        if text[i] == ",":
-            i = _SPACE.match(text, i + 1).end()
-
-
-def _drain(items: list):
-    """The items of a list, each dropped from it once handed out (memory peaks lower)."""
-    for i, item in enumerate(items):
-        items[i] = None
-        yield item
+    """The JSON document in ``raw`` (plain or gzip), read as the checker reads it (its nodes built
+    one at a time when asked for: a _Nodes); raises Invalid."""
+    doc = _read(reader.text(raw, MAX_BYTES))
+    if type(doc) in (dict, _Dup):
+        doc.pop(None, None)
+    return doc
 
 
 def _get(obj, key: str, kind, where: str):
@@ -252,32 +299,6 @@ def _only(obj: dict, allowed, where: str) -> None:
     extra = [k for k in obj if k not in allowed]
     if extra:
         raise Invalid(f"{where}: unknown field {_short(extra[0])}")
-
-
-def _check_text(s: str, where: str) -> None:
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:
-        raise Invalid(f"{where}: string {_short(s)} is not valid Unicode (lone surrogate)") from None
-
-
-def _scan_meta(value, where: str) -> None:
-    """Free metadata: no repeated key, no lone surrogate, at most MAX_META_DEPTH levels."""
-    stack = [(value, where, 2)]
-    while stack:
-        value, where, depth = stack.pop()
-        if type(value) is str:
-            _check_text(value, where)
-        elif type(value) in (dict, _Dup, list):
-            if depth > MAX_META_DEPTH:
-                raise Invalid(f"{where}: nested more than {MAX_META_DEPTH} levels deep")
-            if type(value) is _Dup:
-                raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
-            items = value.items() if type(value) is dict else enumerate(value)
-            for k, item in items:
-                if type(k) is str:
-                    _check_text(k, where)
-                stack.append((item, f"{where}[{_short(k)}]", depth + 1))
 
 
 # -- the game ---------------------------------------------------------------------------------
@@ -489,8 +510,10 @@ def _header(doc):
             raise Invalid("claims: 'first' goes only with 'at_max'")
         if _get(claims, "first", str, "claims") not in ("total", "at_max"):
             raise Invalid(f"claims.first: must be \"total\" or \"at_max\", got {_short(claims['first'])}")
-    nodes = _get(doc, "nodes", list, "")
-    if not nodes:
+    nodes = doc.get("nodes")
+    if type(nodes) is not _Nodes:
+        nodes = _get(doc, "nodes", list, "")
+    if not len(nodes):
         raise Invalid("nodes: empty (the root is nodes[0])")
     if len(nodes) > MAX_NODES:
         raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
@@ -508,10 +531,8 @@ def _header(doc):
     if len(nodes) * codes > MAX_WORK:
         raise Invalid(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {MAX_WORK} "
                       "the checker examines (the limit)")
-    for key, value in doc.items():
-        if key not in ("format", "version", "game", "claims", "nodes", "root"):
-            _check_text(key, "top level")
-            _scan_meta(value, verify._field("", key))
+    if doc.get(None):  # the first problem in the metadata (reader.Meta)
+        raise Invalid(doc[None])
     return _game(pegs, colors, repetition), dict(claims)
 
 
@@ -562,10 +583,11 @@ def _perm(value, game: Game, where: str):
     """A checked permutation as (sigma, tau) tuples."""
     value = _typed(value, dict, where)
     _only(value, ("pegs", "colors"), where)
-    if len(value) == 2 and type(value["pegs"]) is list and type(value["colors"]) is list:
-        # met before (files repeat them)? Then only the types are left to check (True == 1)
+    if (len(value) == 2 and type(value["pegs"]) is list and type(value["colors"]) is list
+            and all(type(x) is int for x in value["pegs"] + value["colors"])):
+        # met before (files repeat them)? Types first: a list or an object cannot be looked up
         found = game.perms.get((tuple(value["pegs"]), tuple(value["colors"])))
-        if found is not None and all(type(x) is int for x in value["pegs"] + value["colors"]):
+        if found is not None:
             return found
     out = []
     for key, size in (("pegs", game.pegs), ("colors", game.colors)):
@@ -597,14 +619,6 @@ def _nodes(nodes, count: int, game: Game) -> list:
     an entry is ("same", h, perm) or ("children", [(key, j, perm or None)]). Shape only; the
     meaning is checked by _Proof."""
     return list(_node_stream(nodes, count, game))
-
-
-def _bounds(values):
-    """The nodes' bounds as _SKIPPER read them, when each is an integer >= 0 (the usual file);
-    else None. A node is later read whole (_node_stream) and its bound compared with this one."""
-    if all(type(b) is int and b >= 0 for b in values):
-        return values
-    return None
 
 
 def _node_stream(nodes, count: int, game: Game, bounds=None):
@@ -861,7 +875,8 @@ class _Proof:
         self.spend(i, (0 if holds else game.n * (size + game.win + 1) * (1 if self.w is None else WEIGHTED_COST))
                    + len(entries) * (size + GUESS_COST)
                    + (game.n + swaps * (SWAP_COST + 2 * size) if blocks else 0))
-        if not holds and not entries and not blocks and self.batch and self.outside_counted(size, d, left):
+        if (not holds and not entries and not blocks and self.batch and size * (size + game.win + 1) <= LEAF_BATCH
+                and self.outside_counted(size, d, left)):
             self.defer(i, S, d, left)  # a leaf where counting refutes every guess outside S
             return
         same = {g: entry for g, entry in entries.items() if entry[0] == "same"}
@@ -1122,9 +1137,12 @@ class _Proof:
             return None
         if game.onehot is not None:  # the same test, once for every 16-bit mask (verdicts())
             refuted = self.verdicts(a, c, need).take(np.bitwise_or.reduce(game.onehot.take(S, axis=0), axis=0))
-        else:
-            rows = game.table.take(S, axis=0).astype(game.bits)
-            bits = np.bitwise_or.reduce(np.left_shift(game.bits(1), rows, out=rows), axis=0)
+        else:  # a block of secrets at a time (bounded memory: BLOCK pairs)
+            bits = np.zeros(game.n, game.bits)
+            step = max(1, BLOCK // game.n)
+            for lo in range(0, size, step):
+                rows = game.table.take(S[lo:lo + step], axis=0).astype(game.bits)
+                bits |= np.bitwise_or.reduce(np.left_shift(game.bits(1), rows, out=rows), axis=0)
             refuted = self.mask_test(bits, a, c, need)
         if size > upto or (r is not None and game.most(r) < size):  # a lower bound only
             rest = np.flatnonzero(~refuted)
@@ -1364,19 +1382,20 @@ def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
     report = Report(file)
     report.sha256 = hashlib.sha256(raw).hexdigest()
     try:
-        text, size = _text(raw), len(raw)
+        buf, size = reader.text(raw, MAX_BYTES), len(raw)
         del raw
-        doc, at = _read(text)
+        doc = _read(buf)
         game, claims = _header(doc)
         root = _root(doc, game)
-        count = len(doc["nodes"])
-        bounds = None if at is None else _bounds(doc["nodes"])
-        if bounds is None:  # (an unusual file: every node read and checked for shape first)
-            nodes = _nodes(_drain(doc["nodes"]) if at is None else _elements(text, at), count, game)
+        nodes = doc["nodes"]
+        count = len(nodes)
+        bounds = [nodes.bound(i) for i in range(count)]
+        if None in bounds:  # (an unusual file: every node read and checked for shape first)
+            nodes = _nodes(nodes, count, game)
             bounds = [node[0] for node in nodes]
-        else:  # each node read when the check reaches it (the text is kept instead of the nodes)
-            nodes = _node_stream(_elements(text, at), count, game, bounds)
-        del doc, text
+        else:  # each node built when the check reaches it (the text is kept instead of the nodes)
+            nodes = _node_stream(nodes, count, game, bounds)
+        del doc
         claim = claims.get("worst_case", claims.get("total"))
         if "at_max" in claims:  # bounds are costs: A x total + B x the secrets at the maximum
             a, b = units(claims, game.n)
@@ -1525,14 +1544,12 @@ def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> s
 def verdict_file(path, on_wait=None, progress=None) -> Report:
     """verdict_bytes() of a file read once; an unreadable file gives status 2."""
     try:
-        raw = verify.read_input(path, on_wait)
-    except verify.Unreadable as e:
+        raw = reader.read_input(path, MAX_BYTES, on_wait)
+    except (reader.Unreadable, Invalid) as e:
         report = Report(path)
-        report.status, report.error = EXIT_UNUSABLE, f"cannot read file: {e}"
-        return report
-    except verify.Invalid as e:
-        report = Report(path)
-        report.status, report.error = EXIT_INVALID, str(e)
+        unreadable = type(e) is reader.Unreadable
+        report.status = EXIT_UNUSABLE if unreadable else EXIT_INVALID
+        report.error = f"cannot read file: {e}" if unreadable else str(e)
         return report
     return verdict_bytes(raw, path, progress)
 
@@ -1542,7 +1559,7 @@ def part_files(folder) -> list:
     try:
         names = sorted(os.listdir(folder))
     except OSError as e:
-        raise verify.Unreadable(f"{_display(folder)}: {e.strerror or e}") from None
+        raise reader.Unreadable(f"{_display(folder)}: {e.strerror or e}") from None
     return [os.path.join(folder, n) for n in names if n.endswith((".json", ".json.gz"))
             and os.path.isfile(os.path.join(folder, n))]
 
@@ -1558,6 +1575,7 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None) -> 
             return False
     parts = [p for p in parts if not any(same(p, f) for f in files)]
     paths = list(files) + parts
+    jobs = min(jobs, cores())  # each worker holds one file's checker at a time: memory N x one file
     if jobs <= 1 or len(paths) == 1:
         verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None) for f in paths]
     else:
@@ -1576,6 +1594,14 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None) -> 
             verdicts[k] = v
     given = verdicts[len(files):]
     return [combine(v, given) for v in verdicts[:len(files)]]
+
+
+def cores() -> int:
+    """The ceiling of --jobs: the cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
 
 
 def check_file(path, on_wait=None, progress=None) -> Report:
@@ -1630,7 +1656,8 @@ def main(argv=None) -> int:
                         help="a part file of a split proof (repeatable)")
     parser.add_argument("--parts", action="append", default=[], metavar="DIR",
                         help="a folder of part files (*.json, *.json.gz)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="check the files in N processes")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="check the files in N processes (at most the machine's cores)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs: must be >= 1, got {args.jobs}")
@@ -1638,7 +1665,7 @@ def main(argv=None) -> int:
         parts = list(args.part)
         for folder in args.parts:
             parts += part_files(folder)
-    except verify.Unreadable as e:
+    except reader.Unreadable as e:
         print(f"verify_bound: cannot read parts folder {e}", file=sys.stderr)
         return EXIT_UNUSABLE
     try:

@@ -32,17 +32,17 @@ verify.py); metadata nested at most 32 levels. Exit status: 0 valid, 1 invalid, 
 
 from __future__ import annotations
 
-import gzip
-import io
 import json
+import os
 import re
 import sys
-import zlib
 from fractions import Fraction
 
 try:
-    from . import verify
-except ImportError:  # run as a script: python certify/verify_mixed.py
+    from . import reader, verify
+except ImportError:  # run as a script: python certify/verify_mixed.py (or runpy.run_path: no path added)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import reader
     import verify
 
 FORMAT = "mastermind-mixed-strategy"
@@ -55,15 +55,14 @@ MAX_TREES = 1_000
 MAX_REPLAY = 5_000_000  # trees x codes
 MAX_NODES = 2_000_000
 MAX_DIGITS = 100
-MAX_META_DEPTH = verify.MAX_META_DEPTH
+MAX_META_DEPTH = reader.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
-_short, _what, _display = verify._short, verify._what, verify._display
+_short, _what, _display = reader.short, reader.what, reader.display
 _TOP = ("format", "version", "game", "mix", "claims", "strategies")
 
 
-class Invalid(Exception):
-    """The file is wrong; the message says what and where."""
+Invalid = reader.Invalid  # the file is wrong; the message says what and where
 
 
 def orbit_key(code: str) -> tuple:
@@ -110,10 +109,10 @@ def _get(obj, key: str, kind, where: str):
         raise Invalid(f"{where}: missing field {key!r}")
     value = obj[key]
     field = f"{where}.{key}" if where != "top level" else key
-    if not (type(value) is kind or (kind is dict and type(value) is verify._Dup)):
+    if not (type(value) is kind or (kind is dict and type(value) is reader.Dup)):
         name = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean"}[kind]
         raise Invalid(f"{field}: expected {name}, got {_what(value)}")
-    if type(value) is verify._Dup:
+    if type(value) is reader.Dup:
         raise Invalid(f"{field}: duplicate key {_short(value.duplicate)}")
     return value
 
@@ -124,64 +123,74 @@ def _only(obj: dict, allowed, where: str) -> None:
         raise Invalid(f"{where}: unknown field {_short(extra[0])}")
 
 
-def _scan(value, where: str, max_depth=None, budget=None) -> int:
-    """No repeated key and no lone surrogate anywhere in ``value`` (iteratively); at most
-    ``max_depth`` levels; returns the number of objects (tree nodes, for the limit)."""
-    stack = [(value, where, 1)]
-    objects = 0
-    while stack:
-        value, where, depth = stack.pop()
-        t = type(value)
-        if t is str:
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                raise Invalid(f"{where}: string {_short(value)} is not valid Unicode (lone surrogate)") from None
-            continue
-        if t not in (dict, list, verify._Dup):
-            continue
-        if max_depth is not None and depth > max_depth:
-            raise Invalid(f"{where}: nested more than {max_depth} levels deep")
-        if t is verify._Dup:
-            raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
-        if t is list:
-            stack.extend((item, f"{where}[{i}]", depth + 1) for i, item in enumerate(value))
-            continue
-        objects += 1
-        if budget is not None and objects > budget:
-            raise Invalid(f"{where}: more than {MAX_NODES} tree nodes over all trees (the limit)")
-        for k, item in value.items():
-            try:
-                k.encode("utf-8")
-            except UnicodeEncodeError:
-                raise Invalid(f"{where}: key {_short(k)} is not valid Unicode (lone surrogate)") from None
-            stack.append((item, f"{where}[{_short(k)}]" if k not in ("next", "guess") else f"{where}.{k}",
-                          depth + 1))
-    return objects
+def _value(buf: bytes, start: int, end: int):
+    """A value the reader checked: built when a scalar (short: a string of at most reader.MAX_STRING
+    bytes, a number of at most 100 digits), its type and span when an object or array."""
+    kind = reader.KIND.get(buf[start])
+    if kind in ("object", "array"):
+        return reader.Span(kind, start, end)
+    return reader.build(buf, start, end)
 
 
 def _load(raw: bytes):
-    if len(raw) > MAX_BYTES:
-        raise Invalid(f"file larger than {MAX_BYTES} bytes (the limit)")
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as f:
-                raw = f.read(MAX_BYTES + 1)
-        except (OSError, EOFError, zlib.error) as e:
-            raise Invalid(f"corrupt gzip data ({verify._one_line(e)})") from None
-        if len(raw) > MAX_BYTES:
-            raise Invalid(f"gzip data decompresses to more than {MAX_BYTES} bytes (the limit)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Invalid(f"not UTF-8 text (byte {e.start})") from None
-    try:
-        return json.loads(text, object_pairs_hook=verify._pairs, parse_int=verify._int,
-                          parse_float=verify._float, parse_constant=verify._no_constant)
-    except RecursionError:
-        raise Invalid("JSON nested too deeply") from None
-    except ValueError as e:
-        raise Invalid(f"not valid JSON: {verify._one_line(e)}") from None
+    """(the document's fields, its text): through the reader, the header fields built, each
+    strategy's probability built and its tree's span kept (a tree is read by verify.py when its
+    turn comes), the metadata checked, never built (its first problem under the key None)."""
+    buf = reader.text(raw, MAX_BYTES)
+    doc, meta = {}, reader.Meta()
+
+    def strategy(i: int, start: int) -> int:
+        if buf[start] != ord("{"):
+            end = reader.skip(buf, start, level=3)[0]
+            items.append(_value(buf, start, end))
+            return end
+        item: dict = {}
+
+        def member(key: str, at: int) -> int:
+            if key == "tree":
+                end = reader.skip(buf, at, level=1, room=2 * verify.MAX_DEPTH + 2)[0]
+            elif key == "probability":
+                end = reader.header(buf, at, f"strategies[{i}].probability")
+            else:  # (refused as an unknown field: checked within the metadata's budget)
+                end = meta.skip(buf, at, reader.field(f"strategies[{i}]", key), level=4)
+            item.setdefault(key, _value(buf, at, end))
+            return end
+        end, _, repeated = reader.members(buf, start, member, f"strategies[{i}]")
+        if repeated is not None:
+            item = reader.Dup(item)
+            item.duplicate = repeated
+        items.append(item)
+        return end
+
+    def value(key: str, start: int) -> int:
+        if key in _TOP[:5]:  # (built: each at most reader.MAX_FIELD_BYTES of JSON)
+            end = reader.header(buf, start, key)
+            doc.setdefault(key, reader.build(buf, start, end))
+            return end
+        if key == "strategies" and buf[start] == ord("["):
+            end = reader.items(buf, start, strategy)
+            doc.setdefault(key, items)
+            return end
+        elif key == "strategies":
+            end = reader.skip(buf, start, level=2)[0]
+        else:
+            end = meta.skip(buf, start, reader.field("", key))
+            doc.setdefault(key, None)
+            return end
+        doc.setdefault(key, _value(buf, start, end))
+        return end
+
+    items: list = []
+    kind, keys, repeated = reader.document(buf, value)
+    if kind != "object":
+        return reader.Span(kind), buf
+    for key in keys:
+        meta.problem = meta.problem or reader._lone(key, "top level")
+    if repeated is not None:
+        doc = reader.Dup(doc)
+        doc.duplicate = repeated
+    doc[None] = meta.problem
+    return doc, buf
 
 
 class Report:
@@ -227,19 +236,18 @@ class Report:
         return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
 
 
-def _check(doc, report: Report) -> None:
-    if type(doc) not in (dict, verify._Dup):
+def _check(doc, buf: bytes, report: Report) -> None:
+    if type(doc) not in (dict, reader.Dup):
         raise Invalid(f"top level: expected object, got {_what(doc)}")
-    if type(doc) is verify._Dup:
+    if type(doc) is reader.Dup:
         raise Invalid(f"top level: duplicate key {_short(doc.duplicate)}")
     fmt = _get(doc, "format", str, "top level")
     if fmt != FORMAT:
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
     if _get(doc, "version", int, "top level") != VERSION:
         raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(doc['version'])}")
-    for key, value in doc.items():
-        if key not in _TOP:
-            _scan(value, key, MAX_META_DEPTH - 1)
+    if doc.get(None):  # the first problem in the metadata (reader.Meta)
+        raise Invalid(doc[None])
     game = _get(doc, "game", dict, "top level")
     _only(game, ("pegs", "colors", "repetition"), "game")
     pegs = _get(game, "pegs", int, "game")
@@ -277,9 +285,9 @@ def _check(doc, report: Report) -> None:
     nodes = 0
     for i, item in enumerate(strategies):
         where = f"strategies[{i}]"
-        if type(item) not in (dict, verify._Dup):
+        if type(item) not in (dict, reader.Dup):
             raise Invalid(f"{where}: expected object, got {_what(item)}")
-        if type(item) is verify._Dup:
+        if type(item) is reader.Dup:
             raise Invalid(f"{where}: duplicate key {_short(item.duplicate)}")
         _only(item, ("probability", "tree"), where)
         if "probability" not in item:
@@ -288,20 +296,27 @@ def _check(doc, report: Report) -> None:
         if p <= 0 or p > 1:
             raise Invalid(f"{where}.probability: must be > 0 and <= 1, got {item['probability']}")
         probabilities.append(p)
-        tree = _get(item, "tree", dict, where)
-        nodes += _scan(tree, f"{where}.tree", 2 * verify.MAX_DEPTH + 2, MAX_NODES - nodes)
+        if "tree" not in item:
+            raise Invalid(f"{where}: missing field 'tree'")
+        tree = item["tree"]
+        if type(tree) is not reader.Span or tree.kind != "object":
+            raise Invalid(f"{where}.tree: expected object, got {_what(tree)}")
+        nodes += buf.count(b"{", tree.start, tree.end)  # (at least its objects)
+        if nodes > MAX_NODES:
+            raise Invalid(f"{where}.tree: more than {MAX_NODES} tree nodes over all trees (the limit)")
     total = sum(probabilities)
     if total != 1:
         raise Invalid(f"strategies: the probabilities sum to {_text(total)}, not 1")
     groups = orbits(pegs, colors, repetition)
     expected = {name: Fraction(0) for name in groups}
     for i, (p, item) in enumerate(zip(probabilities, strategies)):
-        wrapper = {"format": verify.FORMAT, "version": verify.VERSION, "game": report.game,
-                   "strategy": {"name": "mixture part"},
-                   "claims": {"secrets": 0, "max_guesses": 0, "total_guesses": 0, "histogram": {}},
-                   "tree": item["tree"]}
-        try:
-            depths = verify.secret_depths(wrapper)
+        wrapper = json.dumps({"format": verify.FORMAT, "version": verify.VERSION, "game": report.game,
+                              "strategy": {"name": "mixture part"},
+                              "claims": {"secrets": 0, "max_guesses": 0, "total_guesses": 0, "histogram": {}},
+                              "tree": None}).encode()
+        tree = item["tree"]
+        try:  # the tree's own bytes, read by verify.py in a certificate of its own
+            depths = verify.secret_depths(wrapper[:-5] + buf[tree.start:tree.end] + b"}")
         except verify.Invalid as e:
             raise Invalid(f"strategies[{i}].tree: {e}") from None
         if len(depths) != n:  # (the replay finds every secret or fails)
@@ -321,7 +336,7 @@ def _check(doc, report: Report) -> None:
 def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
     report = Report(file)
     try:
-        _check(_load(raw), report)
+        _check(*_load(raw), report)
     except Invalid as e:
         report.status, report.error = EXIT_INVALID, str(e)
     except MemoryError:
@@ -335,19 +350,19 @@ def check_document(doc, file: str = "<document>") -> Report:
         raw = json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
     except (TypeError, ValueError) as e:
         report = Report(file)
-        report.status, report.error = EXIT_INVALID, f"not a JSON document ({verify._one_line(e)})"
+        report.status, report.error = EXIT_INVALID, f"not a JSON document ({reader.one_line(e)})"
         return report
     return check_bytes(raw, file)
 
 
 def check_file(path, on_wait=None) -> Report:
     try:
-        raw = verify.read_input(path, on_wait)
-    except verify.Unreadable as e:
+        raw = reader.read_input(path, MAX_BYTES, on_wait)
+    except reader.Unreadable as e:
         report = Report(path)
         report.status, report.error = EXIT_UNUSABLE, f"cannot read file: {e}"
         return report
-    except verify.Invalid as e:
+    except Invalid as e:
         report = Report(path)
         report.status, report.error = EXIT_INVALID, str(e)
         return report

@@ -1,5 +1,5 @@
 """The lower-bound checker's batched leaves (``_Proof.outside_counted``, ``cheapest_split``,
-``defer``, ``check_leaves``) and the leaf fast path of its reading (``_elements``, ``_node_stream``).
+``defer``, ``check_leaves``) and the leaf fast path of its reading (``_Nodes``, ``_node_stream``).
 
 A leaf (no entries, no interchangeable colours) whose every guess outside its set counting refutes
 by the cheapest split of |S| secrets is left to a batch, which counts the classes of the guesses of
@@ -177,8 +177,9 @@ def test_the_first_failing_node_is_named_whatever_the_batching(monkeypatch):
 def test_a_leaf_is_read_as_the_decoder_reads_it(text):
     """The reading's leaf fast path (a regular expression for {"bound":N}) gives what the JSON
     decoder gives, and nodes spelled otherwise take the decoder."""
-    full = f'[{text},{text}]'
-    got = list(verify_bound._elements(full, 0))
+    full = f'[{text},{text}]'.encode()
+    got = list(verify_bound._spans(full, 0)[0])
     assert got == [json.loads(text)] * 2
+    assert list(verify_bound._spans_slowly(full, 0)[0]) == got
     game = verify_bound.Game(2, 2, True)
     assert list(verify_bound._node_stream(got, 2, game)) == [(7 if "7" in text else 0, {}, ())] * 2

@@ -15,7 +15,7 @@ import pytest
 
 import bound_reference
 from conftest import CERTS, run_cli
-from certify import verify_bound
+from certify import reader, verify_bound
 from certify.game import Game
 from certify.search import catalog
 from certify.search.proof import dumps
@@ -116,7 +116,7 @@ def test_4x6_within_5_the_published_539_is_the_count_first_optimum():
     """Slovesnov's 539 secrets needing 5: the fewest possible (proven), reached only with a total of
     5627 or more; with the least total 5626 the fewest is 540 (the other committed proof)."""
     name = "total-4x6-max5-count-first.json.gz"
-    doc = json.loads(verify_bound._text((BOUNDS / name).read_bytes()))
+    doc = json.loads(reader.text((BOUNDS / name).read_bytes(), verify_bound.MAX_BYTES))
     assert doc["claims"] == {"max_guesses": 5, "total": 5627, "at_max": 539, "first": "at_max"}
     for total, count in ((5627, 540), (5628, 539)):  # one unit more, either key: refused
         report = verify_bound.check_bytes(_with(doc, total, count))
@@ -127,7 +127,7 @@ def test_4x6_within_5_the_published_539_is_the_count_first_optimum():
             "then 5627") in r.stdout
     assert "has >= 539 secrets needing 5 guesses; one with exactly 539 needs >= 5627" in r.stdout
     # the two orders together: 539 at 5 costs a guess in total, 5626 costs a secret at 5
-    first = json.loads(verify_bound._text((BOUNDS / "total-4x6-max5-count.json.gz").read_bytes()))["claims"]
+    first = json.loads(reader.text((BOUNDS / "total-4x6-max5-count.json.gz").read_bytes(), verify_bound.MAX_BYTES))["claims"]
     assert (first["total"], first["at_max"]) == (5626, 540)
 
 

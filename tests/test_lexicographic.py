@@ -15,7 +15,7 @@ import pytest
 
 import bound_reference
 from conftest import CERTS, run_cli
-from certify import verify_bound
+from certify import reader, verify_bound
 from certify.game import Game
 from certify.search import catalog
 from certify.search.proof import dumps
@@ -107,7 +107,7 @@ def test_4x6_within_5_is_5626_then_540_not_the_published_539():
     name = "total-4x6-max5-count.json.gz"
     assert catalog.CATALOG[[e[0] for e in catalog.CATALOG].index(name)][5] == \
         {"max_guesses": 5, "total": 5626, "at_max": 540}
-    doc = json.loads(verify_bound._text((BOUNDS / name).read_bytes()))
+    doc = json.loads(reader.text((BOUNDS / name).read_bytes(), verify_bound.MAX_BYTES))
     raw = _with(doc, 5626, 541)  # one more: refused at the root
     report = verify_bound.check_bytes(raw)
     assert not report.valid and report.error.startswith("node 0 (bound 7297463) at root: guess")

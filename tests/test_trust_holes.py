@@ -176,13 +176,17 @@ def _verify_under_limit(path: Path, limit_bytes: int):
 
 def test_memory_stays_near_the_input_size(tmp_path):
     """A 32 MiB certificate whose extra field is an array of 16 million small numbers: the old
-    reader built every number (75x the input: 2.4 GB); the verifier must stay within 384 MiB of
-    address space, Python included."""
+    reader built every number (75x the input: 2.4 GB); metadata now has a fixed budget
+    (reader.MAX_META_BYTES), so it is refused in one line, within 384 MiB of address space."""
     path = tmp_path / "big.json"
     path.write_bytes(_with_extra_array((32 << 20) // 2))
     r = _verify_under_limit(path, 384 << 20)
-    assert r.returncode == 0, (r.stdout, r.stderr[-500:])
-    assert "valid: 1296 secrets of 4x6" in r.stdout
+    assert r.returncode == 1, (r.stdout, r.stderr[-500:])
+    assert r.stderr.count("\n") == 1 and "extra: the fields the checker does not read take more than" in r.stderr
+    # just under the budget: accepted
+    path.write_bytes(_with_extra_array((1 << 20) // 2 - 100))
+    r = _verify_under_limit(path, 384 << 20)
+    assert r.returncode == 0 and "valid: 1296 secrets of 4x6" in r.stdout, r.stderr[-500:]
 
 
 def test_memory_of_a_small_gzip_that_expands_to_32_mib(tmp_path):
@@ -191,7 +195,7 @@ def test_memory_of_a_small_gzip_that_expands_to_32_mib(tmp_path):
     path.write_bytes(gzip.compress(data, compresslevel=6, mtime=0))
     assert path.stat().st_size < len(data) // 100
     r = _verify_under_limit(path, 384 << 20)
-    assert r.returncode == 0, (r.stdout, r.stderr[-500:])
+    assert r.returncode == 1 and "(the limit for metadata)" in r.stderr, (r.stdout, r.stderr[-500:])
 
 
 def test_big_array_is_checked_not_skipped(tmp_path):

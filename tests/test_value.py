@@ -304,9 +304,9 @@ def test_the_mixed_verifier_is_trusted_code():
         elif isinstance(node, ast.ImportFrom):
             imported.add("." * node.level + (node.module or ""))
             if node.level:
-                assert [a.name for a in node.names] == ["verify"]
-    assert imported <= {"__future__", "gzip", "io", "json", "re", "sys", "zlib", "fractions", "argparse", ".",
-                        "verify"}, imported
+                assert [a.name for a in node.names] == ["reader", "verify"]
+    assert imported <= {"__future__", "json", "os", "re", "sys", "fractions", "argparse", ".",
+                        "reader", "verify"}, imported
 
 
 # -- the codemaker's certificate and the weighted checker ------------------------------------------------
@@ -422,11 +422,11 @@ def test_cli_value_and_verify(tmp_path):
 
 
 def test_the_mixed_verifier_runs_alone_beside_verify_py(tmp_path):
-    """Copied with verify.py only into an empty folder and run with -E -s: nothing else of
-    certify (nor numpy) is needed."""
+    """Copied with verify.py and reader.py only into an empty folder and run with -E -s: nothing
+    else of certify (nor numpy) is needed."""
     import shutil
 
-    for name in ("verify.py", "verify_mixed.py"):
+    for name in ("verify.py", "reader.py", "verify_mixed.py"):
         shutil.copy(ROOT / "certify" / name, tmp_path / name)
     breaker = VALUES / "value-4x3-codebreaker.json"
     run = subprocess.run([sys.executable, "-E", "-s", str(tmp_path / "verify_mixed.py"), str(breaker)],

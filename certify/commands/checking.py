@@ -355,7 +355,7 @@ def register(sub) -> None:
     p.add_argument("--parts", metavar="DIR", action="append",
                    help="a folder of part files (*.json, *.json.gz) of a split lower-bound proof")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
-                   help="with parts: check the files in N processes (default 1)")
+                   help="with parts: check the files in N processes (default 1; at most the machine's cores)")
     add_quiet(p)
     p.set_defaults(func=cmd_verify)
 
