@@ -62,6 +62,13 @@ ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 MAX_CODES = 1_000_000
 #: Deepest tree accepted (guesses on one path); deeper trees are refused, not walked.
 MAX_DEPTH = 256
+#: The replay scores each secret at each node on its path: at most MAX_DEPTH x n feedbacks for a
+#: valid certificate of n secrets. Each secret is the guess of a node of its own (where it is found),
+#: which takes at least 19 bytes ("0,0":{"guess":"x"} and a comma; the root 7 fewer), so a valid file
+#: has at least 19 n - 7 >= 15.5 n bytes and needs fewer than 256 / 15.5 < 17 feedbacks a byte. Past
+#: WORK_BASE + WORK_PER_BYTE x its bytes a file is refused: a small file of a big game cannot ask for minutes.
+WORK_PER_BYTE = 17
+WORK_BASE = 1_000_000
 #: Largest input accepted (bytes, read and after decompression).
 MAX_BYTES = 256 << 20
 #: Deepest nesting of the fields outside the tree (strategy params, generator...).
@@ -567,10 +574,15 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
                                                       doc.sibling, doc.key)
     # Each entry: node id, the secrets reaching it, the path to it [(guess, key), ...].
     stack = [(0, secrets, ())]
+    work, budget = 0, WORK_BASE + WORK_PER_BYTE * len(buf)
     while stack:
         node, reaching, path = stack.pop()
         depth = len(path) + 1
         where = _path_text(path)
+        work += len(reaching)
+        if work > budget:
+            raise Invalid(f"at {where}: more than {budget} feedbacks to compute for a file of {len(buf)} bytes "
+                          f"(the limit: a valid certificate needs fewer than {WORK_PER_BYTE} a byte)")
         if node == doc.bad_node and doc.early is not None:
             raise Invalid(f"at {where}: {doc.early}")
         if depth > MAX_DEPTH:

@@ -25,7 +25,8 @@ colours; two codes with the same numbers are mapped onto each other by one of ea
 
 Limits (checked before the work they bound): input 64 MiB (also after gzip decompression), games
 of at most 10,000 codes, at most 1,000 trees, trees x codes at most 5,000,000 (the replays), at
-most 2,000,000 tree nodes over all trees, fractions of at most 100 digits a side; the JSON rules of
+most 2,000,000 tree nodes over all trees, fractions of at most 100 digits a side and a common
+denominator of at most 1,000 digits; the JSON rules of
 verify.py (no repeated key, integers of at most 100 digits, no NaN); trees at most 256 deep (as
 verify.py); metadata nested at most 32 levels. Exit status: 0 valid, 1 invalid, 2 unusable.
 """
@@ -33,6 +34,7 @@ verify.py); metadata nested at most 32 levels. Exit status: 0 valid, 1 invalid, 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import sys
@@ -55,6 +57,10 @@ MAX_TREES = 1_000
 MAX_REPLAY = 5_000_000  # trees x codes
 MAX_NODES = 2_000_000
 MAX_DIGITS = 100
+#: Most digits of the probabilities' common denominator: every exact value computed (the sum, each
+#: secret's expectation) then has at most about as many, so its arithmetic and its text stay small
+#: (Python refuses to print an integer of more than 4,300 digits).
+MAX_COMMON_DIGITS = 1000
 MAX_META_DEPTH = reader.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
@@ -281,7 +287,7 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"strategies: {len(strategies)} trees, more than the limit {MAX_TREES}")
     if len(strategies) * n > MAX_REPLAY:
         raise Invalid(f"strategies: {len(strategies)} trees x {n} codes to replay, more than the limit {MAX_REPLAY}")
-    probabilities = []
+    probabilities, common = [], 1
     nodes = 0
     for i, item in enumerate(strategies):
         where = f"strategies[{i}]"
@@ -296,6 +302,10 @@ def _check(doc, buf: bytes, report: Report) -> None:
         if p <= 0 or p > 1:
             raise Invalid(f"{where}.probability: must be > 0 and <= 1, got {item['probability']}")
         probabilities.append(p)
+        common = math.lcm(common, p.denominator)
+        if common >= 10 ** MAX_COMMON_DIGITS:
+            raise Invalid(f"{where}.probability: the probabilities' common denominator has more than "
+                          f"{MAX_COMMON_DIGITS} digits (the limit)")
         if "tree" not in item:
             raise Invalid(f"{where}: missing field 'tree'")
         tree = item["tree"]

@@ -305,7 +305,7 @@ def test_the_mixed_verifier_is_trusted_code():
             imported.add("." * node.level + (node.module or ""))
             if node.level:
                 assert [a.name for a in node.names] == ["reader", "verify"]
-    assert imported <= {"__future__", "json", "os", "re", "sys", "fractions", "argparse", ".",
+    assert imported <= {"__future__", "json", "math", "os", "re", "sys", "fractions", "argparse", ".",
                         "reader", "verify"}, imported
 
 
