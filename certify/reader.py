@@ -160,6 +160,18 @@ def read_input(path, max_bytes: int, on_wait=None) -> bytes:
             raise Unreadable(one_line(e.strerror or e)) from None
 
 
+def load(path, max_bytes: int, report, on_wait=None):
+    """The bytes of a file (read_input), or None after recording why not in ``report``: status 2
+    (unusable) and "cannot read file: ..." when it cannot be read, 1 when it is over the limit."""
+    try:
+        return read_input(path, max_bytes, on_wait)
+    except Unreadable as e:
+        report.status, report.error = 2, f"cannot read file: {e}"
+    except Invalid as e:
+        report.status, report.error = 1, str(e)
+    return None
+
+
 def gunzip(raw: bytes, max_bytes: int) -> bytes:
     """gzip data decompressed (several members allowed), reading at most ``max_bytes`` + 1 bytes."""
     try:
@@ -239,6 +251,33 @@ def build(buf: bytes, start: int, end: int):
         return DECODER.decode(buf[start:end].decode("utf-8", "surrogatepass"))
     except (ValueError, RecursionError) as e:  # (checked already: cannot happen)
         raise Invalid(f"not valid JSON: {one_line(e)}") from None
+
+
+_NAMES = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean"}
+
+
+def get(obj, key: str, kind, where: str = ""):
+    """obj[key], which must exist and be of type ``kind`` (an object: with no repeated key)."""
+    if key not in obj:
+        raise Invalid(f"{where or 'top level'}: missing field {key!r}")
+    return typed(obj[key], kind, f"{where}.{key}" if where else key)
+
+
+def typed(value, kind, where: str):
+    """``value``, which must be of type ``kind`` (booleans are not integers; an object with a
+    repeated key is refused here)."""
+    if not (type(value) is kind or kind is dict and type(value) is Dup):
+        raise Invalid(f"{where}: expected {_NAMES[kind]}, got {what(value)}")
+    if type(value) is Dup:
+        raise Invalid(f"{where}: duplicate key {short(value.duplicate)}")
+    return value
+
+
+def only(obj: dict, allowed, where: str) -> None:
+    """No field but ``allowed`` (the first other one, in document order, is named)."""
+    extra = [k for k in obj if k not in allowed]
+    if extra:
+        raise Invalid(f"{where}: unknown field {short(extra[0])}")
 
 
 def check_text(s: str, where: str) -> None:
@@ -448,75 +487,56 @@ def _lone(s: str, where: str):
 
 def members(buf: bytes, pos: int, value, where: str = "top level"):
     """Read the object at ``buf[pos]`` (after white space), calling ``value(key, start)`` for each
-    member: ``start`` is where its value starts (after white space), and ``value`` reads it and
-    returns where it ends. Returns (end, keys in order, the first repeated key or None). The
-    object's own syntax is checked here; at most MAX_KEYS distinct keys."""
+    member, or the array there, calling ``value(index, start)`` for each item: ``start`` is where
+    the value starts (after white space), and ``value`` reads it and returns where it ends. Returns
+    (end, keys or indices in order, the first repeated key or None). The container's own syntax is
+    checked here; at most MAX_KEYS distinct keys."""
     m = TOKEN.match(buf, pos)
-    if m is None or m.group(PUNCT) != b"{":
+    opening = m.group(PUNCT) if m is not None else None
+    if opening not in (b"{", b"["):
         raise no_token(buf, pos)
+    is_object, close = opening == b"{", b"}" if opening == b"{" else b"]"
     pos, keys, seen, repeated = m.end(), [], set(), None
     while True:
         m = token(buf, pos, len(buf))
         if m is None:
             raise no_token(buf, pos)
-        kind = m.lastindex
-        if kind == PUNCT and m.group(PUNCT) == b"}" and not keys:
+        if m.group(PUNCT) == close and not keys:
             return m.end(), keys, repeated
-        if kind != KEY:
-            raise syntax(buf, start_of(m), "Expecting ':' delimiter" if kind == STRING
+        if not is_object:
+            key, start = len(keys), start_of(m)
+            if m.group(PUNCT) in (b",", b":", b"]", b"}"):
+                raise syntax(buf, start, "Expecting value")
+        elif m.lastindex != KEY:
+            raise syntax(buf, start_of(m), "Expecting ':' delimiter" if m.lastindex == STRING
                          else "Expecting property name enclosed in double quotes")
-        key = decode_string(m.group(STRING))
-        if key in seen:
-            repeated = repeated or key
-        elif len(seen) >= MAX_KEYS:
-            raise Invalid(f"{where}: an object with more than {MAX_KEYS} keys (the limit)")
-        seen.add(key)
+        else:
+            key = decode_string(m.group(STRING))
+            if key in seen:
+                repeated = repeated or key
+            elif len(seen) >= MAX_KEYS:
+                raise Invalid(f"{where}: an object with more than {MAX_KEYS} keys (the limit)")
+            seen.add(key)
+            start = SPACE.match(buf, m.end()).end()
+            if start == len(buf):
+                raise syntax(buf, start, "Expecting value")
         keys.append(key)
-        start = SPACE.match(buf, m.end()).end()
-        if start == len(buf):
-            raise syntax(buf, start, "Expecting value")
         pos = value(key, start)
         m = token(buf, pos, len(buf))
         if m is None:
             raise no_token(buf, pos, "Expecting ',' delimiter")
-        if m.group(PUNCT) == b"}":
+        if m.group(PUNCT) == close:
             return m.end(), keys, repeated
         if m.group(PUNCT) != b",":
             raise syntax(buf, start_of(m), "Expecting ',' delimiter")
         pos = m.end()
 
 
-def items(buf: bytes, pos: int, value) -> int:
-    """Read the array at ``buf[pos]`` (after white space), calling ``value(index, start)`` for each
-    item, which reads it and returns where it ends. Returns where the array ends."""
-    m = TOKEN.match(buf, pos)
-    if m is None or m.group(PUNCT) != b"[":
-        raise no_token(buf, pos)
-    pos, index = m.end(), 0
-    while True:
-        start = SPACE.match(buf, pos).end()
-        if buf[start:start + 1] == b"]" and index == 0:
-            return start + 1
-        if start == len(buf):
-            raise syntax(buf, start, "Expecting value")
-        if buf[start:start + 1] in (b"]", b","):
-            raise syntax(buf, start, "Expecting value")
-        pos = value(index, start)
-        index += 1
-        m = token(buf, pos, len(buf))
-        if m is None:
-            raise no_token(buf, pos, "Expecting ',' delimiter")
-        if m.group(PUNCT) == b"]":
-            return m.end()
-        if m.group(PUNCT) != b",":
-            raise syntax(buf, start_of(m), "Expecting ',' delimiter")
-        pos = m.end()
-
-
-def document(buf: bytes, value):
+def document(buf: bytes, value, meta: "Meta"):
     """Read a whole document: an object's members through ``value`` as ``members`` does, then
     nothing but white space. Returns (kind of the top-level value, keys, first repeated key);
-    a top-level value that is not an object is only checked."""
+    a top-level value that is not an object is only checked. A key that is not valid Unicode is
+    ``meta``'s problem."""
     start = SPACE.match(buf).end()
     kind = KIND.get(buf[start]) if start < len(buf) else None
     if kind == "object":
@@ -529,6 +549,8 @@ def document(buf: bytes, value):
     rest = SPACE.match(buf, end).end()
     if rest != len(buf):
         raise syntax(buf, rest, "Extra data")
+    for key in keys:
+        meta.problem = meta.problem or _lone(key, "top level")
     return kind, keys, repeated
 
 
@@ -551,7 +573,58 @@ class Meta:
         return end
 
 
-def header(buf: bytes, start: int, key: str) -> int:
-    """Check a header field's value (at most MAX_FIELD_BYTES of JSON); returns where it ends."""
-    return skip(buf, start, stop=start + MAX_FIELD_BYTES, where=key,
-                over=f"{key}: more than {MAX_FIELD_BYTES} bytes of JSON (the limit for this field)")[0]
+def header(buf: bytes, start: int, key: str):
+    """Check a header field's value (at most MAX_FIELD_BYTES of JSON, nested at most MAX_META_DEPTH
+    levels); returns (end, problem) as skip() does."""
+    return skip(buf, start, stop=start + MAX_FIELD_BYTES, where=key, level=2, deepest=MAX_META_DEPTH,
+                over=f"{key}: more than {MAX_FIELD_BYTES} bytes of JSON (the limit for this field)")
+
+
+# -- the command line of a checker run alone ------------------------------------------------------
+
+def parser(prog: str, description: str):
+    """An argument parser whose usage errors are one line and exit status 2."""
+    import argparse
+    import sys
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):
+            print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
+            sys.exit(2)
+
+    out = Parser(prog=prog, description=description)
+    out.add_argument("files", nargs="+", metavar="FILE")
+    out.add_argument("--json", action="store_true")
+    return out
+
+
+def emit(reports, as_json: bool, report_json, out, err) -> int:
+    """Print one line per report (valid ones on ``out``, others on ``err``) or ``report_json(reports)``
+    (bytes) on ``out``; return the worst exit status. A reader that went away (| head) is ignored:
+    the exit status still tells."""
+    try:
+        if as_json:
+            data = report_json(reports)
+            out.buffer.write(data) if hasattr(out, "buffer") else out.write(data.decode())
+            out.flush()
+        else:
+            for r in reports:
+                print(r.line(), file=out if r.valid else err)
+    except BrokenPipeError:
+        for stream in (out, err):
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+            except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+                pass
+    return max((r.status for r in reports), default=0)
+
+
+def interruptible(prog: str, run) -> int:
+    """run(), or 130 after one line on Ctrl-C."""
+    import sys
+
+    try:
+        return run()
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130

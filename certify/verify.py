@@ -39,7 +39,6 @@ input makes the verifier run out of memory, recurse without bound or run for eve
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import math
@@ -96,7 +95,7 @@ Invalid, Unreadable = reader.Invalid, reader.Unreadable
 _Dup, _Container = reader.Dup, reader.Span
 _typename, _short, _what, _display, _field, _one_line = (reader.typename, reader.short, reader.what,
                                                          reader.display, reader.field, reader.one_line)
-_check_text = reader.check_text
+_check_text, _get, _only = reader.check_text, reader.get, reader.only
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:
@@ -125,6 +124,16 @@ def codes(pegs: int, colors: int, repetition: bool) -> list[str]:
     if repetition:
         return ["".join(t) for t in itertools.product(letters, repeat=pegs)]
     return ["".join(t) for t in itertools.permutations(letters, pegs)]
+
+
+def orbit_key(code) -> tuple:
+    """The orbit of a code under the permutations of pegs and of colours: its colours' numbers of
+    occurrences, largest first (a peg permutation moves occurrences, a colour permutation renames
+    them; two codes with the same numbers are mapped onto each other by one of each)."""
+    counts: dict = {}
+    for c in code:
+        counts[c] = counts.get(c, 0) + 1
+    return tuple(sorted(counts.values(), reverse=True))
 
 
 def _n_codes(pegs: int, colors: int, repetition: bool) -> int:
@@ -185,55 +194,6 @@ class Report:
                     f"max {r['max_guesses']} guesses{bound}, total {r['total_guesses']}")
         kind = "invalid" if self.status == EXIT_INVALID else "unusable"
         return f"{self.file}: {kind}: {self.error}"
-
-
-def _need(obj, key: str, kind, where: str):
-    if key not in obj:
-        raise Invalid(f"{where}: missing field {key!r}")
-    value = obj[key]
-    field = key if where == "top level" else f"{where}.{key}"
-    if type(value) is not kind and not (kind is dict and type(value) is _Dup):
-        want = _typename(kind())
-        raise Invalid(f"{field}: expected {want}, got {_what(value)}")
-    if type(value) is _Dup:
-        raise Invalid(f"{field}: duplicate key {_short(value.duplicate)}")
-    return value
-
-
-def _check_meta(header: dict, doc: "_Doc") -> None:
-    """Fields outside the tree: no duplicate key, no lone surrogate, not nested too deeply.
-
-    The header fields (small, built) are scanned here; every other field was checked while it
-    was read (``doc.meta_error``); the tree is checked node by node by the replay.
-    """
-    stack = [(value, _field("", key), 1) for key, value in header.items()]
-    while stack:
-        value, where, depth = stack.pop()
-        t = type(value)
-        if t is str:
-            _check_text(value, where)
-            continue
-        if t is not dict and t is not list and t is not _Dup:
-            continue
-        if depth >= MAX_META_DEPTH:
-            raise Invalid(f"{where}: nested more than {MAX_META_DEPTH} levels deep")
-        if t is _Dup:
-            raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
-        if t is dict:
-            for key, item in value.items():
-                _check_text(key, where)
-                stack.append((item, _field(where, key), depth + 1))
-        else:
-            for i, item in enumerate(value):
-                stack.append((item, f"{where}[{i}]", depth + 1))
-    if doc.meta_error is not None:
-        raise Invalid(doc.meta_error)
-
-
-def _only(obj: dict, allowed, where: str) -> None:
-    extra = sorted(set(obj) - set(allowed))
-    if extra:
-        raise Invalid(f"{where}: unknown field {_short(extra[0])}")
 
 
 # -- reading the JSON ---------------------------------------------------------------------
@@ -340,14 +300,13 @@ def _read(buf: bytes) -> _Doc:
                 return _read_tree(doc, start)
             return reader.skip(buf, start, level=2, room=_PARSE_ROOM)[0]  # not a tree: checked only
         if key in _HEADER:
-            end = reader.header(buf, start, key)
+            end, problem = reader.header(buf, start, key)
+            meta.problem = meta.problem or problem
             doc.fields.setdefault(key, (start, end))
             return end
         return meta.skip(buf, start, _field("", key))
 
-    doc.kind, doc.keys, doc.duplicate = reader.document(buf, value)
-    for key in doc.keys:
-        meta.problem = meta.problem or reader._lone(key, "top level")
+    doc.kind, doc.keys, doc.duplicate = reader.document(buf, value, meta)
     doc.meta_error = meta.problem
     return doc
 
@@ -494,18 +453,18 @@ def _check_header(doc: _Doc, report: Report):
         raise Invalid(f"top level: duplicate key {_short(header.duplicate)}")
     meta = {k: v for k, v in header.items() if k != "tree"}
     doc_fields = header
-    fmt = _need(doc_fields, "format", str, "top level")
+    fmt = _get(doc_fields, "format", str)
     if fmt != FORMAT:
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
-    version = _need(doc_fields, "version", int, "top level")
+    version = _get(doc_fields, "version", int)
     if version != VERSION:
         raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(version)}")
 
-    game = _need(doc_fields, "game", dict, "top level")
+    game = _get(doc_fields, "game", dict)
     _only(game, ("pegs", "colors", "repetition"), "game")
-    pegs = _need(game, "pegs", int, "game")
-    colors = _need(game, "colors", int, "game")
-    repetition = _need(game, "repetition", bool, "game")
+    pegs = _get(game, "pegs", int, "game")
+    colors = _get(game, "colors", int, "game")
+    repetition = _get(game, "repetition", bool, "game")
     if pegs < 1:
         raise Invalid(f"game.pegs: must be >= 1, got {_short(pegs)}")
     if not 2 <= colors <= len(ALPHABET):
@@ -520,18 +479,18 @@ def _check_header(doc: _Doc, report: Report):
         raise Invalid(f"game: {size} codes is too many to enumerate (limit {MAX_CODES})")
     report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
 
-    strategy = _need(doc_fields, "strategy", dict, "top level")
-    name = _need(strategy, "name", str, "strategy")
-    params = _need(strategy, "params", dict, "strategy") if "params" in strategy else None
+    strategy = _get(doc_fields, "strategy", dict)
+    name = _get(strategy, "name", str, "strategy")
+    params = _get(strategy, "params", dict, "strategy") if "params" in strategy else None
     if "reference" in strategy:
-        _need(strategy, "reference", str, "strategy")
+        _get(strategy, "reference", str, "strategy")
 
-    claims = _need(doc_fields, "claims", dict, "top level")
+    claims = _get(doc_fields, "claims", dict)
     _only(claims, ("secrets", "max_guesses", "total_guesses", "histogram"), "claims")
     for key in ("secrets", "max_guesses", "total_guesses"):
-        if _need(claims, key, int, "claims") < 0:
+        if _get(claims, key, int, "claims") < 0:
             raise Invalid(f"claims.{key}: must not be negative")
-    hist = _need(claims, "histogram", dict, "claims")
+    hist = _get(claims, "histogram", dict, "claims")
     for k, v in hist.items():
         if not _COUNT.fullmatch(k):
             raise Invalid(f"claims.histogram: key {_short(k)} is not a positive decimal number")
@@ -547,7 +506,8 @@ def _check_header(doc: _Doc, report: Report):
         raise Invalid("top level: missing field 'tree'")
     if type(doc_fields["tree"]) is not _Container or doc_fields["tree"].kind != "object":
         raise Invalid(f"tree: expected object, got {_what(doc_fields['tree'])}")
-    _check_meta(meta, doc)
+    if doc.meta_error is not None:  # the first problem outside the tree (reader.skip, reader.Meta)
+        raise Invalid(doc.meta_error)
     report.strategy = {"name": name} if params is None else {"name": name, "params": params}
     report.header = meta
     return pegs, colors, repetition
@@ -779,15 +739,8 @@ def verify_file(path: str, max_guesses: int | None = None, keep: bool = False, o
     """Verify a certificate file, read once. Unreadable files give status 2 (unusable).
     With ``keep``, a valid report holds the verified document in ``report.document``."""
     report = Report(path)
-    try:
-        raw = read_input(path, on_wait)
-    except Unreadable as e:
-        report.status, report.error = EXIT_UNUSABLE, f"cannot read file: {e}"
-        return report
-    except Invalid as e:
-        report.status, report.error = EXIT_INVALID, str(e)
-        return report
-    return _verify(raw, report, max_guesses, keep)
+    raw = reader.load(path, MAX_BYTES, report, on_wait)
+    return report if raw is None else _verify(raw, report, max_guesses, keep)
 
 
 def reports_json(reports, max_guesses=None) -> bytes:
@@ -806,26 +759,10 @@ def reports_json(reports, max_guesses=None) -> bytes:
 
 def run(files, max_guesses=None, as_json=False, out=None, err=None) -> int:
     """Verify files, print one line each (or a JSON report); return the exit status."""
-    out = out or sys.stdout
-    err = err or sys.stderr
+    out, err = out or sys.stdout, err or sys.stderr
     reports = [verify_file(f, max_guesses, on_wait=lambda note: print(note, file=err, flush=True))
                for f in files]
-    status = max((r.status for r in reports), default=EXIT_VALID)
-    try:
-        if as_json:
-            out.buffer.write(reports_json(reports)) if hasattr(out, "buffer") else out.write(
-                reports_json(reports).decode())
-            out.flush()
-        else:
-            for r in reports:
-                print(r.line(), file=out if r.valid else err)
-    except BrokenPipeError:  # the reader went away (| head): the exit status still tells
-        for stream in (out, err):
-            try:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-            except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
-                pass
-    return status
+    return reader.emit(reports, as_json, reports_json, out, err)
 
 
 def _positive(text: str) -> int:
@@ -841,23 +778,10 @@ def _positive(text: str) -> int:
 
 
 def main(argv=None) -> int:
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message):
-            print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
-            sys.exit(EXIT_UNUSABLE)
-
-    parser = Parser(prog="verify", description="Independently verify Mastermind strategy certificates.")
-    parser.add_argument("files", nargs="+", metavar="FILE")
+    parser = reader.parser("verify", "Independently verify Mastermind strategy certificates.")
     parser.add_argument("--max-guesses", type=_positive, metavar="K")
-    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    try:
-        return run(args.files, args.max_guesses, args.json)
-    except KeyboardInterrupt:
-        print("verify: interrupted", file=sys.stderr)
-        return 130
+    return reader.interruptible("verify", lambda: run(args.files, args.max_guesses, args.json))
 
 
 if __name__ == "__main__":

@@ -124,7 +124,7 @@ Invalid = reader.Invalid  # the certificate is wrong; the message says what and 
 # time), each item at most MAX_NODE_BYTES; an item is built, and its syntax checked, when the check
 # reaches it. So the memory is the text, 16 bytes a node, and one node's objects.
 
-_Dup = reader.Dup
+_Dup, _get, _typed, _only = reader.Dup, reader.get, reader.typed, reader.only
 _HEAD = ("format", "version", "game", "claims", "root")
 _BOUND = re.compile(rb'[ \t\n\r]*\{[ \t\n\r]*"bound"[ \t\n\r]*:[ \t\n\r]*(0|[1-9][0-9]{0,18})[ \t\n\r]*([,}])')
 _LEAF = re.compile(rb'[ \t\n\r]*\{"bound":(0|[1-9][0-9]{0,18})\}[ \t\n\r]*')
@@ -172,8 +172,8 @@ def _spans(buf: bytes, start: int):
     quote opens or closes a string, brackets outside strings open and close, and the commas
     outside strings at depth 1 separate the items (each is built, which checks its syntax, when
     the check reaches it; a file is accepted only when every item is, so only then do the spans
-    matter). Text with a backslash (escapes, which this count of quotes does not follow) takes
-    the tokenizer (reader.items and reader.skip) instead."""
+    matter). A quote after an odd run of backslashes is escaped: no quote (a block never ends
+    inside a run of backslashes)."""
     a = np.frombuffer(buf, np.uint8)
     starts, ends = [np.array([start + 1], np.int64)], []
     depth, inside, count = 1, 0, 0
@@ -181,10 +181,15 @@ def _spans(buf: bytes, start: int):
     while True:
         if lo >= len(buf):
             raise reader.syntax(buf, len(buf), "Expecting ',' delimiter")
-        seg = a[lo:lo + _SCAN_BLOCK]
-        if 92 in seg:  # a backslash
-            return _spans_slowly(buf, start)
+        hi = lo + _SCAN_BLOCK
+        while hi < len(buf) and buf[hi - 1] == 92:
+            hi += 1
+        seg = a[lo:hi]
         quotes = seg == 34
+        if 92 in seg:  # last[p]: the last byte at or before p that is no backslash (-1: none)
+            last = np.maximum.accumulate(np.where(seg == 92, -1, np.arange(len(seg))))
+            q = np.flatnonzero(quotes[1:]) + 1
+            quotes[q[(q - 1 - last[q - 1]) % 2 == 1]] = False
         outside = ((np.cumsum(quotes, dtype=np.int64) + inside) & 1) == 0
         opens = ((seg == 91) | (seg == 123)) & outside
         closes = ((seg == 93) | (seg == 125)) & outside
@@ -213,22 +218,6 @@ def _spans(buf: bytes, start: int):
     return _checked(_Nodes(buf, starts, ends)), end + 1
 
 
-def _spans_slowly(buf: bytes, start: int):
-    """_spans() by the tokenizer: each item checked by reader.skip (escapes followed)."""
-    starts, ends = [], []
-
-    def item(i: int, at: int) -> int:
-        if i >= MAX_NODES:
-            raise Invalid(f"nodes: more than the limit {MAX_NODES} nodes")
-        end = reader.skip(buf, at, stop=at + MAX_NODE_BYTES + 1, room=NODE_ROOM + 2,
-                          over=f"node {i}: more than {MAX_NODE_BYTES} bytes of JSON (the limit for one node)")[0]
-        starts.append(at)
-        ends.append(end)
-        return end
-    end = reader.items(buf, start, item)
-    return _checked(_Nodes(buf, np.array(starts, np.int64), np.array(ends, np.int64))), end
-
-
 def _checked(nodes: _Nodes) -> _Nodes:
     long = np.flatnonzero(nodes.ends - nodes.starts > MAX_NODE_BYTES)
     if len(long):
@@ -244,7 +233,7 @@ def _read(buf: bytes):
 
     def value(key: str, start: int) -> int:
         if key in _HEAD:
-            end = reader.header(buf, start, key)
+            end = reader.header(buf, start, key)[0]
             doc.setdefault(key, reader.build(buf, start, end))
         elif key == "nodes" and buf[start] == ord("["):
             nodes, end = _spans(buf, start)
@@ -257,11 +246,9 @@ def _read(buf: bytes):
             doc.setdefault(key, None)
         return end
 
-    kind, keys, repeated = reader.document(buf, value)
+    kind, keys, repeated = reader.document(buf, value, meta)
     if kind != "object":
         return reader.Span(kind)
-    for key in keys:
-        meta.problem = meta.problem or reader._lone(key, "top level")
     out = _Dup(doc) if repeated is not None else doc
     if repeated is not None:
         out.duplicate = repeated
@@ -276,29 +263,6 @@ def parse(raw: bytes):
     if type(doc) in (dict, _Dup):
         doc.pop(None, None)
     return doc
-
-
-def _get(obj, key: str, kind, where: str):
-    """obj[key], which must exist and be of type ``kind`` (an object must have no repeated key)."""
-    if key not in obj:
-        raise Invalid(f"{where}: missing field {key!r}")
-    return _typed(obj[key], kind, f"{where}.{key}" if where else key)
-
-
-def _typed(value, kind, where: str):
-    ok = type(value) is kind or (kind is dict and type(value) is _Dup)
-    if not ok:
-        name = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean"}[kind]
-        raise Invalid(f"{where}: expected {name}, got {_what(value)}")
-    if type(value) is _Dup:
-        raise Invalid(f"{where}: duplicate key {_short(value.duplicate)}")
-    return value
-
-
-def _only(obj: dict, allowed, where: str) -> None:
-    extra = [k for k in obj if k not in allowed]
-    if extra:
-        raise Invalid(f"{where}: unknown field {_short(extra[0])}")
 
 
 # -- the game ---------------------------------------------------------------------------------
@@ -700,14 +664,7 @@ def _node_stream(nodes, count: int, game: Game, bounds=None):
 
 # -- checking ---------------------------------------------------------------------------------
 
-def orbit_key(digits) -> tuple:
-    """The orbit of a code under the permutations of pegs and of colours: its colours' numbers of
-    occurrences, largest first (a peg permutation moves occurrences, a colour permutation renames
-    them; two codes with the same numbers are mapped onto each other by one of each)."""
-    counts: dict = {}
-    for c in digits:
-        counts[c] = counts.get(c, 0) + 1
-    return tuple(sorted(counts.values(), reverse=True))
+orbit_key = verify.orbit_key
 
 
 def weights_of(claims: dict, game: "Game"):
@@ -1543,15 +1500,9 @@ def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> s
 
 def verdict_file(path, on_wait=None, progress=None) -> Report:
     """verdict_bytes() of a file read once; an unreadable file gives status 2."""
-    try:
-        raw = reader.read_input(path, MAX_BYTES, on_wait)
-    except (reader.Unreadable, Invalid) as e:
-        report = Report(path)
-        unreadable = type(e) is reader.Unreadable
-        report.status = EXIT_UNUSABLE if unreadable else EXIT_INVALID
-        report.error = f"cannot read file: {e}" if unreadable else str(e)
-        return report
-    return verdict_bytes(raw, path, progress)
+    report = Report(path)
+    raw = reader.load(path, MAX_BYTES, report, on_wait)
+    return report if raw is None else verdict_bytes(raw, path, progress)
 
 
 def part_files(folder) -> list:
@@ -1629,29 +1580,11 @@ def run(files, as_json=False, out=None, err=None, parts=(), jobs: int = 1) -> in
     out, err = out or sys.stdout, err or sys.stderr
     progress = progress_printer(err) if err.isatty() else None
     reports = check_split(files, parts, jobs, lambda note: print(note, file=err, flush=True), progress)
-    try:
-        if as_json:
-            out.write(reports_json(reports).decode())
-            out.flush()
-        else:
-            for r in reports:
-                print(r.line(), file=out if r.valid else err)
-    except BrokenPipeError:
-        pass
-    return max((r.status for r in reports), default=EXIT_VALID)
+    return reader.emit(reports, as_json, reports_json, out, err)
 
 
 def main(argv=None) -> int:
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message):
-            print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
-            sys.exit(EXIT_UNUSABLE)
-
-    parser = Parser(prog="verify_bound", description="Check Mastermind lower-bound certificates.")
-    parser.add_argument("files", nargs="+", metavar="FILE")
-    parser.add_argument("--json", action="store_true")
+    parser = reader.parser("verify_bound", "Check Mastermind lower-bound certificates.")
     parser.add_argument("--part", action="append", default=[], metavar="PART",
                         help="a part file of a split proof (repeatable)")
     parser.add_argument("--parts", action="append", default=[], metavar="DIR",
@@ -1668,11 +1601,7 @@ def main(argv=None) -> int:
     except reader.Unreadable as e:
         print(f"verify_bound: cannot read parts folder {e}", file=sys.stderr)
         return EXIT_UNUSABLE
-    try:
-        return run(args.files, args.json, parts=parts, jobs=args.jobs)
-    except KeyboardInterrupt:
-        print("verify_bound: interrupted", file=sys.stderr)
-        return 130
+    return reader.interruptible("verify_bound", lambda: run(args.files, args.json, parts=parts, jobs=args.jobs))
 
 
 if __name__ == "__main__":

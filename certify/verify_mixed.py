@@ -69,14 +69,10 @@ _TOP = ("format", "version", "game", "mix", "claims", "strategies")
 
 
 Invalid = reader.Invalid  # the file is wrong; the message says what and where
+_get, _only = reader.get, reader.only
 
 
-def orbit_key(code: str) -> tuple:
-    """The orbit of a code under G: its colours' numbers of occurrences, largest first."""
-    counts: dict = {}
-    for c in code:
-        counts[c] = counts.get(c, 0) + 1
-    return tuple(sorted(counts.values(), reverse=True))
+orbit_key = verify.orbit_key
 
 
 def orbits(pegs: int, colors: int, repetition: bool) -> dict:
@@ -110,25 +106,6 @@ def _text(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _get(obj, key: str, kind, where: str):
-    if key not in obj:
-        raise Invalid(f"{where}: missing field {key!r}")
-    value = obj[key]
-    field = f"{where}.{key}" if where != "top level" else key
-    if not (type(value) is kind or (kind is dict and type(value) is reader.Dup)):
-        name = {dict: "object", list: "array", str: "string", int: "integer", bool: "boolean"}[kind]
-        raise Invalid(f"{field}: expected {name}, got {_what(value)}")
-    if type(value) is reader.Dup:
-        raise Invalid(f"{field}: duplicate key {_short(value.duplicate)}")
-    return value
-
-
-def _only(obj: dict, allowed, where: str) -> None:
-    extra = [k for k in obj if k not in allowed]
-    if extra:
-        raise Invalid(f"{where}: unknown field {_short(extra[0])}")
-
-
 def _value(buf: bytes, start: int, end: int):
     """A value the reader checked: built when a scalar (short: a string of at most reader.MAX_STRING
     bytes, a number of at most 100 digits), its type and span when an object or array."""
@@ -156,7 +133,7 @@ def _load(raw: bytes):
             if key == "tree":
                 end = reader.skip(buf, at, level=1, room=2 * verify.MAX_DEPTH + 2)[0]
             elif key == "probability":
-                end = reader.header(buf, at, f"strategies[{i}].probability")
+                end = reader.header(buf, at, f"strategies[{i}].probability")[0]
             else:  # (refused as an unknown field: checked within the metadata's budget)
                 end = meta.skip(buf, at, reader.field(f"strategies[{i}]", key), level=4)
             item.setdefault(key, _value(buf, at, end))
@@ -170,11 +147,11 @@ def _load(raw: bytes):
 
     def value(key: str, start: int) -> int:
         if key in _TOP[:5]:  # (built: each at most reader.MAX_FIELD_BYTES of JSON)
-            end = reader.header(buf, start, key)
+            end = reader.header(buf, start, key)[0]
             doc.setdefault(key, reader.build(buf, start, end))
             return end
         if key == "strategies" and buf[start] == ord("["):
-            end = reader.items(buf, start, strategy)
+            end = reader.members(buf, start, strategy)[0]
             doc.setdefault(key, items)
             return end
         elif key == "strategies":
@@ -187,11 +164,9 @@ def _load(raw: bytes):
         return end
 
     items: list = []
-    kind, keys, repeated = reader.document(buf, value)
+    kind, keys, repeated = reader.document(buf, value, meta)
     if kind != "object":
         return reader.Span(kind), buf
-    for key in keys:
-        meta.problem = meta.problem or reader._lone(key, "top level")
     if repeated is not None:
         doc = reader.Dup(doc)
         doc.duplicate = repeated
@@ -247,14 +222,14 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"top level: expected object, got {_what(doc)}")
     if type(doc) is reader.Dup:
         raise Invalid(f"top level: duplicate key {_short(doc.duplicate)}")
-    fmt = _get(doc, "format", str, "top level")
+    fmt = _get(doc, "format", str)
     if fmt != FORMAT:
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
-    if _get(doc, "version", int, "top level") != VERSION:
+    if _get(doc, "version", int) != VERSION:
         raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(doc['version'])}")
     if doc.get(None):  # the first problem in the metadata (reader.Meta)
         raise Invalid(doc[None])
-    game = _get(doc, "game", dict, "top level")
+    game = _get(doc, "game", dict)
     _only(game, ("pegs", "colors", "repetition"), "game")
     pegs = _get(game, "pegs", int, "game")
     colors = _get(game, "colors", int, "game")
@@ -269,18 +244,18 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"game: too many codes to check (limit {MAX_CODES})")
     n = verify._n_codes(pegs, colors, repetition)
     report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
-    mix = _get(doc, "mix", str, "top level")
+    mix = _get(doc, "mix", str)
     if mix != MIX:
         raise Invalid(f"mix: expected {MIX!r} (each tree played through a uniformly random permutation of "
                       f"pegs and colours), got {_short(mix)}")
-    claims = _get(doc, "claims", dict, "top level")
+    claims = _get(doc, "claims", dict)
     _only(claims, ("value",), "claims")
     if "value" not in claims:
         raise Invalid("claims: missing field 'value'")
     value = parse_fraction(claims["value"], "claims.value")
     report.claims = {"value": claims["value"]}
     report.value = value
-    strategies = _get(doc, "strategies", list, "top level")
+    strategies = _get(doc, "strategies", list)
     if not strategies:
         raise Invalid("strategies: empty (at least one tree)")
     if len(strategies) > MAX_TREES:
@@ -366,17 +341,9 @@ def check_document(doc, file: str = "<document>") -> Report:
 
 
 def check_file(path, on_wait=None) -> Report:
-    try:
-        raw = reader.read_input(path, MAX_BYTES, on_wait)
-    except reader.Unreadable as e:
-        report = Report(path)
-        report.status, report.error = EXIT_UNUSABLE, f"cannot read file: {e}"
-        return report
-    except Invalid as e:
-        report = Report(path)
-        report.status, report.error = EXIT_INVALID, str(e)
-        return report
-    return check_bytes(raw, path)
+    report = Report(path)
+    raw = reader.load(path, MAX_BYTES, report, on_wait)
+    return report if raw is None else check_bytes(raw, path)
 
 
 def reports_json(reports) -> bytes:
@@ -388,35 +355,12 @@ def reports_json(reports) -> bytes:
 def run(files, as_json=False, out=None, err=None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
     reports = [check_file(f, lambda note: print(note, file=err, flush=True)) for f in files]
-    try:
-        if as_json:
-            out.write(reports_json(reports).decode())
-            out.flush()
-        else:
-            for r in reports:
-                print(r.line(), file=out if r.valid else err)
-    except BrokenPipeError:
-        pass
-    return max((r.status for r in reports), default=EXIT_VALID)
+    return reader.emit(reports, as_json, reports_json, out, err)
 
 
 def main(argv=None) -> int:
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message):
-            print(f"{self.prog}: error: {message} (see --help)", file=sys.stderr)
-            sys.exit(EXIT_UNUSABLE)
-
-    parser = Parser(prog="verify_mixed", description="Check Mastermind mixed-strategy certificates.")
-    parser.add_argument("files", nargs="+", metavar="FILE")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
-    try:
-        return run(args.files, args.json)
-    except KeyboardInterrupt:
-        print("verify_mixed: interrupted", file=sys.stderr)
-        return 130
+    args = reader.parser("verify_mixed", "Check Mastermind mixed-strategy certificates.").parse_args(argv)
+    return reader.interruptible("verify_mixed", lambda: run(args.files, args.json))
 
 
 if __name__ == "__main__":

@@ -188,3 +188,25 @@ def test_the_streamed_reading_is_used_and_equal_on_the_whole_corpus():
     text = (DATA / "valid" / "total-3x3.json").read_bytes()
     nodes = verify_bound.parse(text)["nodes"]
     assert [nodes.bound(i) for i in range(len(nodes))] == [n["bound"] for n in json.loads(text)["nodes"]]
+
+
+_TEXT = st.text(alphabet='"\\[]{},: ab\u00e9\n', max_size=12)
+_VALUE = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | _TEXT,
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+                      max_leaves=8)
+
+
+@settings(max_examples=400, deadline=None)
+@given(items=st.lists(_VALUE, max_size=6), block=st.integers(1, 40), space=st.booleans())
+def test_the_split_into_items_follows_strings_escapes_and_blocks(items, block, space):
+    """The nodes array split by its structure (quotes, escapes, brackets and commas outside strings,
+    a block of bytes at a time, blocks as small as one byte) gives the items json.loads gives."""
+    text = json.dumps(items, ensure_ascii=False, indent=1 if space else None).encode()
+    saved = verify_bound._SCAN_BLOCK
+    verify_bound._SCAN_BLOCK = block
+    try:
+        nodes, end = verify_bound._spans(text, 0)
+    finally:
+        verify_bound._SCAN_BLOCK = saved
+    assert end == len(text)
+    assert list(nodes) == items
