@@ -118,9 +118,12 @@ def _read(source) -> tuple[bytes, str, str | None]:
 
 def _checked(data: bytes, name: str, path=None):
     """A Certificate or a Bound of bytes a trusted checker accepted; else InvalidCertificate."""
-    from .optimality import STRATEGY, check_bytes
+    from .optimality import MIXED, STRATEGY, check_bytes
 
     kind, report = check_bytes(data, name, keep=True)
+    if kind == MIXED:
+        raise CertifyError(f"{shown(name)} is a mixed-strategy certificate (the codebreaker's side of the game "
+                           "value): `certify verify FILE --value BOUND` checks it")
     if not report.valid:
         raise InvalidCertificate(Report(report, kind))
     return Certificate(data, report, path) if kind == STRATEGY else Bound(data, report, path)

@@ -1,10 +1,11 @@
-"""Either kind of certificate, and a strategy beside a lower bound (standard library only).
+"""The one place that decides a file's kind and its checker, for the CLI and the API alike; and a
+strategy beside a lower bound (standard library only).
 
-``check_any`` reads a file once and hands the bytes to the checker of its kind: the strategy
-verifier (verify.py) or the lower-bound checker (verify_bound.py). The kind is guessed from the
-``"format"`` field near the start of the text; each checker checks the format itself, and when it
-names the other kind's format the other checker gets the same bytes. So what a command shows is
-always what one of the two trusted checkers accepted.
+``kind_of`` reads the ``"format"`` field near the start of the text (plain or gzip); ``check_bytes``
+hands the bytes to the checker of that kind: the strategy verifier (verify.py), the lower-bound
+checker (verify_bound.py) or the mixed-strategy checker (verify_mixed.py). Each checker checks the
+format itself, and when it names another kind's format the other checker gets the same bytes. So
+what a command shows is always what one of the trusted checkers accepted.
 """
 
 from __future__ import annotations
@@ -12,55 +13,56 @@ from __future__ import annotations
 import re
 import zlib
 
-from . import verify, verify_bound
+from . import reader, verify, verify_bound, verify_mixed
 from .errors import CertifyError
 from .text import shown
 
-STRATEGY, LOWER_BOUND = "strategy", "lower-bound"
+STRATEGY, LOWER_BOUND, MIXED = "strategy", "lower-bound", "mixed"
+KINDS = {verify.FORMAT: STRATEGY, verify_bound.FORMAT: LOWER_BOUND, verify_mixed.FORMAT: MIXED}
 _FORMAT = re.compile(rb'"format"\s*:\s*"([^"\\]*)"')
-_OTHER = {STRATEGY: f"got '{verify_bound.FORMAT}'", LOWER_BOUND: f"got '{verify.FORMAT}'"}
 
 
-def kind_of(raw: bytes) -> str:
-    """The kind the first 64 KiB of text announce (plain or gzip); a strategy when unsure."""
+def format_of(raw: bytes) -> str | None:
+    """The "format" the first 64 KiB of text announce (plain or gzip), or None."""
     head = raw[:1 << 16]
     if raw[:2] == b"\x1f\x8b":
         try:
             head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 1 << 16)
         except zlib.error:
-            return STRATEGY
+            return None
     m = _FORMAT.search(head)
-    return LOWER_BOUND if m and m.group(1).decode(errors="replace") == verify_bound.FORMAT else STRATEGY
+    return m.group(1).decode(errors="replace") if m else None
+
+
+def kind_of(raw: bytes) -> str:
+    """The kind of certificate the first 64 KiB announce; a strategy when unsure."""
+    return KINDS.get(format_of(raw), STRATEGY)
 
 
 def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress):
     if kind == LOWER_BOUND:
         return verify_bound.check_bytes(raw, path, progress)
+    if kind == MIXED:
+        return verify_mixed.check_bytes(raw, path)
     return verify.verify_bytes(raw, path, max_guesses, keep=keep)
 
 
 def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None):
     """(kind, report) of a file read once. ``max_guesses`` applies to strategy certificates only;
     ``progress(done, total)`` is called while a lower bound's nodes are checked."""
-    try:
-        raw = verify.read_input(path, on_wait)
-    except verify.Unreadable as e:
-        report = verify.Report(path)
-        report.status, report.error = verify.EXIT_UNUSABLE, f"cannot read file: {e}"
-        return STRATEGY, report
-    except verify.Invalid as e:
-        report = verify.Report(path)
-        report.status, report.error = verify.EXIT_INVALID, str(e)
-        return STRATEGY, report
-    return check_bytes(raw, path, max_guesses, keep, progress)
+    report = verify.Report(path)
+    raw = reader.load(path, verify.MAX_BYTES, report, on_wait)
+    return (STRATEGY, report) if raw is None else check_bytes(raw, path, max_guesses, keep, progress)
 
 
 def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progress=None):
-    """(kind, report) of bytes already read (``path`` names them in the report)."""
+    """(kind, report) of bytes already read (``path`` names them in the report), by the checker of
+    the kind they announce, or of the kind whose format the document's own "format" field names."""
     kind = kind_of(raw)
     report = _check(kind, raw, path, max_guesses, keep, progress)
-    if not report.valid and (report.error or "").startswith("format: expected") and _OTHER[kind] in report.error:
-        kind = LOWER_BOUND if kind == STRATEGY else STRATEGY
+    named = re.match(r"format: expected '[^']*', got '([^']*)'$", report.error or "")
+    if not report.valid and named and KINDS.get(named.group(1), kind) != kind:
+        kind = KINDS[named.group(1)]
         report = _check(kind, raw, path, max_guesses, keep, progress)
     return kind, report
 

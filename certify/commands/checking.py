@@ -34,8 +34,10 @@ def _manifest(raw: bytes):
     "format" names a manifest and whose entries are a list."""
     import json
 
-    if raw[:2] == b"\x1f\x8b" or len(raw) > 1 << 24:  # manifests are plain, small JSON
-        return None
+    from ..optimality import format_of
+
+    if raw[:2] == b"\x1f\x8b" or len(raw) > 1 << 24 or format_of(raw) not in MANIFESTS:
+        return None  # manifests are plain, small JSON that say so first
     try:
         doc = json.loads(raw)
     except (ValueError, RecursionError):
@@ -48,26 +50,16 @@ def _manifest(raw: bytes):
 
 def _check_file(path: str, max_guesses, quiet: bool):
     """(kind, report) of a file read once, or ("manifest", format) for a manifest."""
-    from .. import verify
+    from .. import reader, verify
     from ..optimality import STRATEGY, check_bytes
 
-    try:
-        raw = verify.read_input(path, _note(quiet))
-    except (verify.Unreadable, verify.Invalid) as e:  # as check_any reports them
-        report = verify.Report(path)
-        unreadable = isinstance(e, verify.Unreadable)
-        report.status = verify.EXIT_UNUSABLE if unreadable else verify.EXIT_INVALID
-        report.error = f"cannot read file: {e}" if unreadable else str(e)
+    report = verify.Report(path)
+    raw = reader.load(path, verify.MAX_BYTES, report, _note(quiet))  # (as check_any reports them)
+    if raw is None:
         return STRATEGY, report
     form = _manifest(raw)
     if form is not None:
         return "manifest", form
-    from .value import MIXED, is_mixed
-
-    if is_mixed(raw):  # the codebreaker's side of the game value (docs/game-value.md)
-        from .. import verify_mixed
-
-        return MIXED, verify_mixed.check_bytes(raw, path)
     return check_bytes(raw, path, max_guesses, progress=_progress(quiet))
 
 

@@ -9,14 +9,12 @@ accepted. docs/game-value.md describes the files.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-import zlib
 from fractions import Fraction
 
 from .common import EXIT_INVALID, EXIT_OK, add_game_args, add_quiet, game_of, print_json
 
-MIXED = "mixed"
+MIXED = "mixed"  # = optimality.MIXED (not imported here: it would load numpy at start-up)
 #: Games of at most this many codes: the weighted search keeps Python sets (bitmasks) of codes.
 MAX_VALUE_CODES = 1296
 #: Past this many codes the files are gzipped (the trees of 4x6 hold a few MB of JSON).
@@ -24,23 +22,6 @@ GZIP_CODES = 256
 EXAMPLES = ["certify value --pegs 3 --colors 3",
             "certify value --pegs 4 --colors 3 -o certificates/value/value-4x3 --json",
             "certify value --pegs 3 --colors 4 --no-repetition"]
-_FORMAT = re.compile(rb'"format"\s*:\s*"([^"\\]*)"')
-
-
-def is_mixed(raw: bytes) -> bool:
-    """The first 64 KiB of text (plain or gzip) announce a mixed-strategy certificate."""
-    from ..verify_mixed import FORMAT
-
-    head = raw[:1 << 16]
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 1 << 16)
-        except zlib.error:
-            return False
-    m = _FORMAT.search(head)
-    return bool(m) and m.group(1) == FORMAT.encode()
-
-
 def _label(game: dict) -> str:
     return f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
 
@@ -89,11 +70,9 @@ def _checked(path: str, want: str, quiet: bool):
     except verify.Invalid as e:
         print(f"{shown(path)}: invalid: {e}", file=sys.stderr)
         raise SystemExit(EXIT_INVALID) from None
-    kind = MIXED if is_mixed(raw) else None
-    if kind != MIXED:
-        from ..optimality import kind_of
+    from ..optimality import kind_of
 
-        kind = kind_of(raw)
+    kind = kind_of(raw)
     if kind != want:
         raise CertifyError(f"{shown(path)} is a {kind} certificate, not a "
                            f"{'mixed-strategy' if want == MIXED else want} certificate")
