@@ -247,6 +247,7 @@ class _Doc:
         # The first node with a problem found while reading (an early one is checked before the
         # node's guess, a late one, a repeated feedback key, where its branches are), or -1.
         self.bad_node, self.early, self.early_rank, self.late = -1, None, 9, None
+        self.deepest = (0, None, ())  # (guesses, secret, path) of the first secret found deepest
 
     def add_node(self, key_at: int) -> int:
         for column in (self.guess, self.next, self.child, self.sibling):
@@ -573,6 +574,8 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
             histogram[depth] = histogram.get(depth, 0) + 1
             if found is not None:
                 found[guess] = depth
+            if depth > doc.deepest[0]:  # the first secret found at the deepest level, for --max-guesses
+                doc.deepest = (depth, guess, path)
 
         if next_at[node] < 0:
             if groups:
@@ -615,30 +618,6 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
         # Reverse so the first key is checked first and errors name the first bad path.
         stack.extend(reversed(children))
     return histogram
-
-
-def _first_deepest(doc: _Doc, depth: int, pegs: int, colors: int, repetition: bool):
-    """A (secret, path) that needs ``depth`` guesses, for error messages (tree already valid)."""
-    stack = [(0, codes(pegs, colors, repetition), ())]
-    win = (pegs, 0)
-    while stack:
-        node, reaching, path = stack.pop()
-        guess = doc.string(doc.guess[node])
-        if len(path) + 1 == depth and guess in reaching:
-            return guess, path + ((guess, None),)
-        groups: dict = {}
-        for s in reaching:
-            groups.setdefault(feedback(guess, s), []).append(s)
-        groups.pop(win, None)
-        children = []
-        child = doc.child[node] if doc.next[node] >= 0 else -1
-        while child >= 0:
-            key = doc.string(doc.key[child])
-            b, w = map(int, key.split(","))
-            children.append((child, groups[(b, w)], path + ((guess, key),)))
-            child = doc.sibling[child]
-        stack.extend(reversed(children))
-    return None, ()
 
 
 def _tree(doc: _Doc) -> dict:
@@ -708,8 +687,8 @@ def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = Fa
         if max_guesses is not None:
             report.max_guesses_bound = max_guesses
             if replayed["max_guesses"] > max_guesses:
-                secret, path = _first_deepest(doc, replayed["max_guesses"], pegs, colors, repetition)
-                shown = " ".join(f"{g} -({k})->" if k else g for g, k in path)
+                _, secret, path = doc.deepest
+                shown = " ".join([f"{g} -({k})->" for g, k in path] + [secret])
                 raise Invalid(f"secret {secret} needs {replayed['max_guesses']} guesses, more than "
                               f"--max-guesses {max_guesses}: {shown}")
         if keep:
