@@ -1,8 +1,8 @@
 """Independent verifier for Mastermind strategy certificates (format v1).
 
 This module is the trusted core. It imports only the standard library (plus orjson
-for fast --json output when present) and nothing from the rest of ``certify``: it
-enumerates the game's codes itself and scores feedback with its own rule (mark the
+for fast --json output when present) and, of the rest of ``certify``, only the trusted checkers'
+shared reader (``reader.py``, standard library only): it enumerates the game's codes itself and scores feedback with its own rule (mark the
 exact matches, then match the remaining pegs one by one), which differs from the
 builder's colour-count formula. It can run on its own::
 
@@ -21,20 +21,19 @@ input makes the verifier run out of memory, recurse without bound or run for eve
 * game size: at most 1,000,000 codes (``MAX_CODES``), computed from pegs and colours
   before a single code is enumerated;
 * tree depth: at most 256 guesses on any path (``MAX_DEPTH``); the walk is iterative
-  and stops at the first node deeper than that, so the replay does at most
-  ``MAX_DEPTH * MAX_CODES`` feedback computations;
-* fields outside the tree: nested at most 32 levels, the document itself being level 1
-  (``MAX_META_DEPTH``);
-* numbers: integers of at most 100 digits (``MAX_INT_DIGITS``); NaN, Infinity and
-  floats that overflow (1e999) are refused;
+  and stops at the first node deeper than that;
+* replay: at most ``WORK_BASE + WORK_PER_BYTE`` x the file's bytes feedback computations
+  (a valid certificate needs fewer than 17 a byte: each secret is scored at most 256 times
+  and is the guess of a node of its own, 19 bytes at least);
+* fields outside the tree: the reader's rules (reader.py): metadata checked, never built,
+  1 MiB in all, nested at most 32 levels, the document itself being level 1
+  (``MAX_META_DEPTH``); header fields of at most 64 KiB, built; integers of at most
+  100 digits (``MAX_INT_DIGITS``); NaN, Infinity and floats that overflow (1e999) refused;
 * JSON nesting: at most ``_PARSE_ROOM`` levels (room for a ``MAX_DEPTH`` tree plus a
   margin); deeper input is refused as "JSON nested too deeply";
-* memory: the JSON is read by the verifier's own tokenizer (below), which never builds Python
-  objects for the tree or for unknown fields: the tree becomes five integer arrays (20 bytes a
-  node), unknown fields are only scanned, and the header fields (``format``, ``version``,
-  ``game``, ``strategy``, ``claims``) are built only when at most ``MAX_FIELD_BYTES`` long;
-  objects have at most ``MAX_KEYS`` keys (the set that catches repeated keys stays small).
-  Peak memory is therefore the input, about as much again for the tree, and the game's codes.
+* memory: the tree is read by the verifier's own loop on the reader's tokens, never built as
+  Python objects: five integer arrays (20 bytes a node). Peak memory is therefore the input,
+  about as much again for the tree, and the game's codes.
 """
 
 from __future__ import annotations

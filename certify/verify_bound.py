@@ -1,8 +1,8 @@
 """Independent checker for Mastermind lower-bound certificates (format v1).
 
-Trusted core, like ``verify.py``: from the rest of ``certify`` it imports only ``verify.py`` (code
-enumeration, alphabet, file reading), and besides the standard library only numpy. It runs on
-its own::
+Trusted core, like ``verify.py``: from the rest of ``certify`` it imports only ``reader.py`` (the
+trusted checkers' shared reader: file reading, JSON rules and limits) and ``verify.py`` (code
+enumeration, alphabet), and besides the standard library only numpy. It runs on its own::
 
     python certify/verify_bound.py FILE... [--json]
 

@@ -1,8 +1,9 @@
 """Independent verifier for mixed codebreaking strategies (format mastermind-mixed-strategy v1).
 
 Trusted core, like ``verify.py`` and ``verify_bound.py``: standard library only, and from the rest
-of ``certify`` only ``verify.py`` (code enumeration, JSON reading rules, file reading, and its
-replay of a tree, which checks the tree's shape and that every secret is found). It runs alone::
+of ``certify`` only ``reader.py`` (the shared reader: file reading, JSON rules and limits) and
+``verify.py`` (code enumeration, and its replay of a tree, which checks the tree's shape and that
+every secret is found). It runs alone::
 
     python certify/verify_mixed.py FILE... [--json]
 
@@ -26,8 +27,8 @@ colours; two codes with the same numbers are mapped onto each other by one of ea
 Limits (checked before the work they bound): input 64 MiB (also after gzip decompression), games
 of at most 10,000 codes, at most 1,000 trees, trees x codes at most 5,000,000 (the replays), at
 most 2,000,000 tree nodes over all trees, fractions of at most 100 digits a side and a common
-denominator of at most 1,000 digits; the JSON rules of
-verify.py (no repeated key, integers of at most 100 digits, no NaN); trees at most 256 deep (as
+denominator of at most 1,000 digits; the reader's
+rules (no repeated key, integers of at most 100 digits, no NaN); trees at most 256 deep (as
 verify.py); metadata nested at most 32 levels. Exit status: 0 valid, 1 invalid, 2 unusable.
 """
 
