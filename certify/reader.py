@@ -563,13 +563,15 @@ class Meta:
         self.left = MAX_META_BYTES
         self.problem = None
 
-    def skip(self, buf: bytes, start: int, where: str, level: int = 2) -> int:
+    def skip(self, buf: bytes, start: int, where: str, level: int = 2, room: int = 0) -> int:
+        """Check the value at ``start`` within the budget left; ``room``: a value inside node data
+        (nested up to that level, its problems left to the checker: the node is wrong anyway)."""
         end, problem = skip(buf, start, stop=start + self.left, where=where, level=level,
-                            deepest=MAX_META_DEPTH,
+                            deepest=room or MAX_META_DEPTH, room=room or ROOM,
                             over=f"{where}: the fields the checker does not read take more than "
                                  f"{MAX_META_BYTES} bytes of JSON (the limit for metadata)")
         self.left -= end - start
-        self.problem = self.problem or problem
+        self.problem = self.problem or (None if room else problem)
         return end
 
 

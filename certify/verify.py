@@ -297,7 +297,7 @@ def _read(buf: bytes) -> _Doc:
         if key == "tree":
             doc.tree_at = start
             if buf[start] == ord("{"):
-                return _read_tree(doc, start)
+                return _read_tree(doc, start, meta)
             return reader.skip(buf, start, level=2, room=_PARSE_ROOM)[0]  # not a tree: checked only
         if key in _HEADER:
             end, problem = reader.header(buf, start, key)
@@ -311,9 +311,10 @@ def _read(buf: bytes) -> _Doc:
     return doc
 
 
-def _read_tree(doc: _Doc, pos: int) -> int:
+def _read_tree(doc: _Doc, pos: int, meta) -> int:
     """The tree whose object starts at ``pos``, into the node arrays, with an explicit stack (no
-    recursion); returns where it ends. Token by token, with the usual branch in one step."""
+    recursion); returns where it ends. Token by token, with the usual branch in one step. A value
+    that is no node, guess or branches (the node is wrong) is checked within ``meta``'s budget."""
     buf, stack = doc.buf, [_Frame(True, _NODE, doc.add_node(-1))]
     pos = buf.index(b"{", pos) + 1
     branch, token, syntax = _BRANCH.match, reader.token, reader.syntax
@@ -384,7 +385,7 @@ def _read_tree(doc: _Doc, pos: int) -> int:
             if role in (_NODE, _NEXT) and vkind == "object":
                 stack.append(_Frame(True, role, node))
             else:  # not a node nor branches: checked, never built (the node is wrong anyway)
-                pos = reader.skip(buf, start, level=level, room=_PARSE_ROOM)[0]
+                pos = meta.skip(buf, start, "tree", level=level, room=_PARSE_ROOM)
             continue
         if kind == reader.NUMBER:
             reader.number(m.group(4), m.group(5))
