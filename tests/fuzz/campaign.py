@@ -34,6 +34,7 @@ _SLOWEST = re.compile(r"^stat::slowest_unit_time_sec:\s+(\d+)", re.M)
 
 def run_target(target: str, seconds: int, work: Path, restarts: int, nice: int) -> dict:
     corpus, artifacts, logs = work / "corpus" / target, work / "artifacts" / target, work / "logs"
+    ignore = work / f"ignore-{target}.txt"  # the findings' signatures, let go after a restart
     for folder in (corpus, artifacts, logs):
         folder.mkdir(parents=True, exist_ok=True)
     out = {"target": target, "execs": 0, "cov": None, "ft": None, "peak_rss_mb": 0, "slowest_s": 0,
@@ -45,6 +46,7 @@ def run_target(target: str, seconds: int, work: Path, restarts: int, nice: int) 
             break
         log = logs / f"{target}-{attempt}.log"
         before = set(artifacts.iterdir())
+        env = {**os.environ, "FUZZ_IGNORE": str(ignore)}
         command = ["nice", "-n", str(nice), sys.executable, str(FUZZ / f"fuzz_{target}.py"), str(corpus),
                    str(FUZZ / "seeds" / target), f"-dict={FUZZ / 'dicts' / f'{target}.dict'}",
                    f"-max_total_time={left}", "-rss_limit_mb=1024", "-timeout=20", f"-seed={attempt + 1}",
@@ -52,7 +54,7 @@ def run_target(target: str, seconds: int, work: Path, restarts: int, nice: int) 
         with open(log, "w") as f:
             f.write(" ".join(command) + "\n")
             f.flush()
-            code = subprocess.call(command, stdout=f, stderr=subprocess.STDOUT)
+            code = subprocess.call(command, stdout=f, stderr=subprocess.STDOUT, env=env)
         text = log.read_text(errors="replace")
         out["runs"] += 1
         out["execs"] += sum(int(n) for n in _EXECS.findall(text)) or max(
@@ -65,12 +67,34 @@ def run_target(target: str, seconds: int, work: Path, restarts: int, nice: int) 
         for found in sorted(set(artifacts.iterdir()) - before):
             if found.name.startswith("slow-unit-"):
                 continue
-            out["findings"].append({"file": str(found), "exit": code, "log": str(log), "error": _error(text)})
+            sig = _signature(text)
+            out["findings"].append({"file": str(found), "exit": code, "log": str(log), "error": _error(text),
+                                    "signature": sig})
+            if sig:
+                with open(ignore, "a") as f:
+                    f.write(sig + "\n")
         if code == 0:
             break
     out["seconds"] = round(time.monotonic() - start, 1)
     out["corpus"] = sum(1 for p in corpus.iterdir() if p.is_file())
     return out
+
+
+_FRAME = re.compile(r'^\s*File "([^"]*)", line (\d+), in (\S+)', re.M)
+
+
+def _signature(text: str) -> str | None:
+    """fuzzlib.signature() of the uncaught exception in a log: its type and innermost frame."""
+    at = text.rfind("=== Uncaught Python exception: ===")
+    if at < 0:
+        return None
+    block = text[at:].splitlines()[1:]
+    kind = block[0].split(":")[0].strip() if block else ""
+    frames = _FRAME.findall("\n".join(block[:200]))
+    if not kind or not frames:
+        return None
+    path, line, name = frames[-1]
+    return f"{kind} at {os.path.basename(path)}:{line} in {name}"
 
 
 def _error(text: str) -> str:
@@ -79,7 +103,7 @@ def _error(text: str) -> str:
     for k, line in enumerate(lines):
         if ("Uncaught Python exception" in line or "ERROR: libFuzzer" in line or "==ERROR" in line
                 or "ALARM: working on the last Unit" in line):
-            return "\n".join(lines[k:k + 14])
+            return "\n".join(lines[k:k + 40])
     return "\n".join(lines[-14:])
 
 
@@ -95,7 +119,8 @@ def report(results: list, seconds: int, commit: str) -> str:
     for r in results:
         for f in r["findings"]:
             rows += ["", f"## {r['target']}: {Path(f['file']).name}", "", f"input: {f['file']} (log {f['log']}, "
-                     f"exit {f['exit']})", "", "```", f["error"], "```"]
+                     f"exit {f['exit']}); {f['signature'] or 'no Python exception (a timeout or memory limit)'}",
+                     "", "```", f["error"], "```"]
     return "\n".join(rows) + "\n"
 
 

@@ -12,6 +12,8 @@ import atheris
 
 import fuzzlib  # beside this script (the script's folder is sys.path[0])
 
+fuzzlib.mend_array_compares(atheris)  # (an atheris leak: fuzzlib.py)
+
 FORMATS = fuzzlib.IMPORT_FORMATS
 
 # Not certify.strategies, certify.search or certify.compiled (numba compiles their functions from

@@ -20,6 +20,7 @@ the time limit of a replay, 20 s).
 
 from __future__ import annotations
 
+import operator
 import os
 import resource
 import signal
@@ -39,6 +40,35 @@ IMPORT_FORMATS = ("cpp-text", "c-punchcard", "c-yaml", "cuda-dot", "cuda-json")
 def import_prefix(fmt: str, run: int | None = None) -> bytes:
     """The first byte of an import input that selects ``fmt`` (and ``run`` for cuda-json)."""
     return bytes([IMPORT_FORMATS.index(fmt) + 5 * (run or 0)])
+
+
+_COMPARE = (operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge)  # dis.cmp_op
+
+
+def mend_array_compares(atheris) -> None:
+    """atheris 3.0.0's comparison tracing (atheris._trace_cmp, which instrumented code calls for every
+    ``<``, ``==``...) leaks the result when it is a numpy array: about its size per comparison, so a
+    fuzzing run of numpy code (verify_bound, the builder behind the importers) grows by megabytes a
+    second until -rss_limit_mb stops it with an "out-of-memory" that no input causes. Instrumented
+    code looks the function up on the module at each call: comparisons with an array go past the
+    tracing (they carry no value libFuzzer could use), every other one is traced as before."""
+    try:
+        import numpy as np
+    except ImportError:
+        return
+    native = atheris._trace_cmp
+    if getattr(native, "mended", False):
+        return
+    shift = 0 if sys.version_info < (3, 12) else 4 if sys.version_info < (3, 13) else 5
+    ndarray = np.ndarray
+
+    def _trace_cmp(obj1, obj2, op, counter, is_const):
+        if isinstance(obj1, ndarray) or isinstance(obj2, ndarray):
+            return _COMPARE[op >> shift](obj1, obj2)
+        return native(obj1, obj2, op, counter, is_const)
+
+    _trace_cmp.mended = True
+    atheris._trace_cmp = _trace_cmp
 
 
 def cap_games(*modules) -> int | None:
@@ -102,9 +132,9 @@ def replay(test_one_input, files) -> int:
                   file=sys.stderr)
             traceback.print_exc(limit=-6)
             continue
-        except Exception:  # noqa: BLE001 - every exception is what this reports
+        except Exception as e:  # noqa: BLE001 - every exception is what this reports
             failed += 1
-            print(f"FAIL {path}: exception", file=sys.stderr)
+            print(f"FAIL {path}: exception, {signature(e)}", file=sys.stderr)
             traceback.print_exc()
             continue
         finally:
@@ -121,9 +151,35 @@ def replay(test_one_input, files) -> int:
     return 1 if failed else 0
 
 
+def signature(error: BaseException) -> str:
+    """Where an exception comes from: "TypeError at verify_bound.py:567 in _perm" (its type and the
+    innermost frame), the same for every input that hits the same bug."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno} in {frames[-1].name}" if frames else ""
+    return f"{type(error).__name__}{where}"
+
+
+def _ignoring(test_one_input):
+    """With FUZZ_IGNORE=FILE (one signature a line; the campaign writes it), an exception of a
+    finding already made is let go, so that a long run goes on looking for others."""
+    path = os.environ.get("FUZZ_IGNORE")
+    if not path or not os.path.exists(path):
+        return test_one_input
+    with open(path) as f:
+        known = {line.strip() for line in f if line.strip()}
+
+    def guarded(data: bytes) -> None:
+        try:
+            test_one_input(data)
+        except Exception as e:  # noqa: BLE001 - re-raised unless already found
+            if signature(e) not in known:
+                raise
+    return guarded
+
+
 def main(test_one_input, atheris) -> None:
     """--replay FILE...: replay; otherwise hand the arguments to libFuzzer."""
     if len(sys.argv) > 1 and sys.argv[1] == "--replay":
         sys.exit(replay(test_one_input, sys.argv[2:]))
-    atheris.Setup(sys.argv, test_one_input)
+    atheris.Setup(sys.argv, _ignoring(test_one_input))
     atheris.Fuzz()
