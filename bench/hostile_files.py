@@ -86,12 +86,12 @@ def parts(out: Path, count: int, copies: int = 3) -> None:
     ``copies`` bombs that are not parts of anything, in one folder."""
     out.mkdir(parents=True, exist_ok=True)
     game = {"colors": 2, "pegs": 2, "repetition": True}
-    part = json.dumps({"claims": {"worst_case": 3}, "format": BOUND, "game": game, "nodes": [{"bound": 2}],
-                       "root": {"path": [["00", "0,0"]]}, "version": 1}).encode()
+    part = json.dumps({"claims": {"worst_case": 1}, "format": BOUND, "game": game, "nodes": [{"bound": 1}],
+                       "root": {"path": [["00", "0,0"]]}, "version": 1}).encode()  # the class {11}: one guess
     (out / "part.json").write_bytes(part)
     sha = hashlib.sha256(part).hexdigest()
     main = {"claims": {"worst_case": 3}, "format": BOUND, "game": game, "version": 1,
-            "nodes": [{"bound": 3, "guesses": {"00": {"0,0": {"lemma": sha, "bound": 2}}}}]}
+            "nodes": [{"bound": 3, "guesses": {"00": {"0,0": {"lemma": sha, "bound": 1}}}}]}
     (out / "main.json").write_bytes(json.dumps(main).encode())
     for k in range(copies):
         (out / f"bomb-{k}.json.gz").write_bytes(with_field(one_node_4x6(), count))

@@ -121,7 +121,7 @@ def _checked(data: bytes, name: str, path=None):
     from .optimality import MIXED, STRATEGY, check_bytes
 
     kind, report = check_bytes(data, name, keep=True)
-    if kind == MIXED:
+    if kind == MIXED and report.valid:
         raise CertifyError(f"{shown(name)} is a mixed-strategy certificate (the codebreaker's side of the game "
                            "value): `certify verify FILE --value BOUND` checks it")
     if not report.valid:

@@ -57,9 +57,10 @@ VERSION = 1
 REPORT_VERSION = 1
 #: Largest input (bytes, also after gzip decompression).
 MAX_BYTES = 128 << 20
-#: Largest node, in bytes of JSON (20 times the largest in a real proof, 418 KB): a node is built as
-#: Python objects when the check reaches it, at most about 22 bytes for each byte of its JSON.
-MAX_NODE_BYTES = 8 << 20
+#: Largest node, in bytes of JSON (10 times the largest in a real proof, 418 KB): a node is built as
+#: Python objects when the check reaches it, at most about 45 bytes for each byte of its JSON
+#: (arrays nested 40 deep, measured: 451 MB for 8 MiB), so about 230 MB.
+MAX_NODE_BYTES = 4 << 20
 #: Deepest nesting inside a node (the proof format needs 5 levels; the decoder's own limit is ~1000).
 NODE_ROOM = 600
 #: Largest game (codes): every guess is enumerated at every node.

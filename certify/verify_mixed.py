@@ -139,7 +139,7 @@ def _load(raw: bytes):
                 end = meta.skip(buf, at, reader.field(f"strategies[{i}]", key), level=4)
             item.setdefault(key, _value(buf, at, end))
             return end
-        end, _, repeated = reader.members(buf, start, member, f"strategies[{i}]")
+        end, _, repeated = reader.members(buf, start, member, f"strategies[{i}]", meta)
         if repeated is not None:
             item = reader.Dup(item)
             item.duplicate = repeated

@@ -44,14 +44,14 @@ META = "the fields the checker does not read take more than 1048576 bytes of JSO
 PERM = "not a permutation of 0..1"
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("hostile_files", ROOT / "bench" / "hostile_files.py")
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-hf = _bench()
+hf = _load("hostile_files", ROOT / "bench" / "hostile_files.py")
 
 
 @dataclass
@@ -249,9 +249,27 @@ def test_api_refuses_a_bomb(files, name, call, args):
 
 
 def test_api_load_refuses_a_mixed_bomb(files):
-    """load takes strategies and lower bounds: a mixed strategy, checked (bounded) and then refused
-    by its kind, whatever the verdict (verify_certificate below gives the checker's reason)."""
-    api_refused(api("load", files / "mixed-bomb.json.gz"), "is a mixed-strategy certificate", "CertifyError")
+    """load takes strategies and lower bounds: a mixed strategy is checked (bounded); an invalid one
+    is refused with the checker's reason, a valid one by its kind."""
+    api_refused(api("load", files / "mixed-bomb.json.gz"), META)
+    api_refused(api("load", CERTS / "value" / "value-2x3-codebreaker.json"), "is a mixed-strategy certificate",
+                "CertifyError")
+
+
+LIMITS = _load("limit_files", ROOT / "bench" / "limit_files.py")
+
+
+@pytest.mark.parametrize("kind,checker,size", [("bound", "verify_bound.py", 24 << 20),
+                                               ("strategy", "verify.py", 24 << 20),
+                                               ("mixed", "verify_mixed.py", 24 << 20)])
+def test_top_level_keys_are_paid_from_the_metadata_budget(tmp_path, kind, checker, size):
+    """Fields whose keys are 1 MiB strings (value 0): the keys count against the metadata budget
+    (they were outside it: 127 such keys in a 131 KB gzip proof took 20 s and 480 MB, accepted)."""
+    path = tmp_path / f"keys-{kind}.json.gz"
+    path.write_bytes(LIMITS.toplevel_keys(LIMITS._bases()[kind], size))
+    r = script(checker, path)
+    refused(r, "top level: " + META)
+    assert r.cpu < 5, r
 
 
 def test_api_verify_certificate_reports_the_bombs(files):
