@@ -51,7 +51,8 @@ def mend_array_compares(atheris) -> None:
     fuzzing run of numpy code (verify_bound, the builder behind the importers) grows by megabytes a
     second until -rss_limit_mb stops it with an "out-of-memory" that no input causes. Instrumented
     code looks the function up on the module at each call: comparisons with an array go past the
-    tracing (they carry no value libFuzzer could use), every other one is traced as before."""
+    tracing (they carry no value libFuzzer could use), every other one is traced as before.
+    atheris.Fuzz() installs libFuzzer's own _trace_cmp when it starts: main() mends that one too."""
     try:
         import numpy as np
     except ImportError:
@@ -177,9 +178,19 @@ def _ignoring(test_one_input):
     return guarded
 
 
+def _mending(test_one_input, atheris):
+    """atheris.Fuzz() puts its own _trace_cmp (libFuzzer's) in place of the one there before: mend
+    it again at the first input (and whenever it is replaced)."""
+    def mended(data: bytes) -> None:
+        if not getattr(atheris._trace_cmp, "mended", False):
+            mend_array_compares(atheris)
+        test_one_input(data)
+    return mended
+
+
 def main(test_one_input, atheris) -> None:
     """--replay FILE...: replay; otherwise hand the arguments to libFuzzer."""
     if len(sys.argv) > 1 and sys.argv[1] == "--replay":
         sys.exit(replay(test_one_input, sys.argv[2:]))
-    atheris.Setup(sys.argv, _ignoring(test_one_input))
+    atheris.Setup(sys.argv, _mending(_ignoring(test_one_input), atheris))
     atheris.Fuzz()
