@@ -18,7 +18,7 @@ FORMATS = fuzzlib.IMPORT_FORMATS
 
 # Not certify.strategies, certify.search or certify.compiled (numba compiles their functions from
 # their bytecode, which instrumentation rewrites); cuda-json imports the builder when first used.
-with atheris.instrument_imports(include=["certify.importers", "certify.game", "certify.text",
+with fuzzlib.instrumenting(atheris, ["certify.importers", "certify.game", "certify.text",
                                          "certify.certificate", "certify.verify", "certify.errors",
                                          "certify.reader"]):
     from certify import certificate, errors, game, importers, text, verify  # noqa: F401

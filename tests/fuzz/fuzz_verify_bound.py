@@ -8,7 +8,7 @@ import fuzzlib  # beside this script (the script's folder is sys.path[0])
 
 fuzzlib.mend_array_compares(atheris)  # (an atheris leak: fuzzlib.py)
 
-with atheris.instrument_imports(include=["certify.verify_bound", "certify.verify", "certify.reader"]):
+with fuzzlib.instrumenting(atheris, ["certify.verify_bound", "certify.verify", "certify.reader"]):
     from certify import verify, verify_bound
 
 fuzzlib.cap_games(verify, verify_bound)

@@ -12,7 +12,9 @@ feedback table), which would spend a fuzzing run on a few mutated headers. The s
 checkers' MAX_CODES (and the builder's, for the importers) to FUZZ_MAX_CODES (1296 codes, the 4x6
 game, by default) in the fuzzing process only: a bigger game is then refused by the same check that
 refuses one past the real limit, before any work, and every path behind that check is reached with
-the small games. FUZZ_MAX_CODES=0 keeps the real limits. --replay keeps the real limits unless
+the small games. FUZZ_MAX_CODES=0 keeps the real limits. --replay runs the code uninstrumented (as
+it runs outside the fuzzer: a timeout met while fuzzing counts once a replay confirms it) and keeps
+the real limits unless
 FUZZ_MAX_CODES is set: a past finding is replayed against the checker as it is shipped, so an input
 naming a big game that the checker does not refuse fast fails there (FUZZ_REPLAY_SECONDS changes
 the time limit of a replay, 20 s).
@@ -72,10 +74,23 @@ def mend_array_compares(atheris) -> None:
     atheris._trace_cmp = _trace_cmp
 
 
+def replaying() -> bool:
+    return len(sys.argv) > 1 and sys.argv[1] == "--replay"
+
+
+def instrumenting(atheris, include):
+    """atheris.instrument_imports(include) while fuzzing; nothing for --replay, which times the code
+    as it runs outside the fuzzer (instrumented, verify.py's replay loop is several times slower)."""
+    if replaying():
+        import contextlib
+
+        return contextlib.nullcontext()
+    return atheris.instrument_imports(include=include)
+
+
 def cap_games(*modules) -> int | None:
     """Lower MAX_CODES of each module to FUZZ_MAX_CODES (never raise it); the cap, or None when off."""
-    replaying = len(sys.argv) > 1 and sys.argv[1] == "--replay"
-    cap = int(os.environ.get("FUZZ_MAX_CODES", 0 if replaying else DEFAULT_MAX_CODES))
+    cap = int(os.environ.get("FUZZ_MAX_CODES", 0 if replaying() else DEFAULT_MAX_CODES))
     if cap <= 0:
         return None
     for module in modules:
@@ -190,7 +205,7 @@ def _mending(test_one_input, atheris):
 
 def main(test_one_input, atheris) -> None:
     """--replay FILE...: replay; otherwise hand the arguments to libFuzzer."""
-    if len(sys.argv) > 1 and sys.argv[1] == "--replay":
+    if replaying():
         sys.exit(replay(test_one_input, sys.argv[2:]))
     atheris.Setup(sys.argv, _mending(_ignoring(test_one_input), atheris))
     atheris.Fuzz()
