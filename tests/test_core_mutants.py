@@ -1,0 +1,592 @@
+"""Tests written for the mutants of the trusted core that the suite let live (issue 35,
+docs/mutation-testing.md): each checks what a checker does with a file (refuses it, with which
+message and place; accepts it; its exit status and its output), not how.
+
+They run in-process, so a mutation run (tests/mutation/run.sh) counts them for the functions they
+reach; the checkers' command lines are run as ``main(argv)`` for the same reason.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from certify import reader, verify, verify_bound, verify_mixed
+
+ROOT = Path(__file__).resolve().parent.parent
+CERTS = ROOT / "certificates"
+MIXED = CERTS / "value" / "value-2x2-codebreaker.json"
+STRATEGY = CERTS / "knuth-3x3.json"
+BOUND = CERTS / "bounds" / "total-2x2.json"
+
+CHECKERS = {
+    "verify": lambda raw: verify.verify_bytes(raw),
+    "verify_bound": lambda raw: verify_bound.check_bytes(raw),
+    "verify_mixed": lambda raw: verify_mixed.check_bytes(raw),
+}
+
+
+def _json_error(raw: bytes) -> str:
+    """The standard decoder's message for a malformed document, in the checkers' words."""
+    try:
+        json.loads(raw)
+    except json.JSONDecodeError as e:
+        return f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
+    raise AssertionError(f"{raw!r} is valid JSON")
+
+
+# -- reader: a malformed file is refused with the standard decoder's message and place -----------
+
+#: Malformed documents on which the checkers' own tokenizer must say what json.loads says, in the
+#: top-level object (read by reader.members) and in a field no checker reads (reader.skip).
+MALFORMED = [
+    b'{"extra": [1,]}',
+    b'{"extra": {"a":1,}}',
+    b'{"extra": [1 }}',
+    b'{"extra": {"a":1]}',
+    b'{"extra": }',
+    b'{"extra": [1:2]}',
+    b'{"extra": {"a":}}',
+    b'{"extra": [[1]] ]}',
+    b'{"extra": ,}',
+    b'{"extra": :}',
+    b'{"extra": [1,\n  2,\n  ]}',
+    b'{"extra": {"a": [1, {"b": 2,}]}}',
+    b'{"extra": "\xc3\xa9\xc3\xa9", "x": [1,,2]}',
+    b'{"a":1,}',
+    b'{,}',
+    b'{"a":1 "b":2}',
+    b'{"a":1]',
+    b'[1,]',
+    b'[1 2]',
+    b'{"a":1} x',
+    b'{"a":1} {}',
+    b'  ]',
+    b'}',
+    b'{"a": tru}',
+    b'{"a": -}',
+    b'{"a": 01}',
+    b'{"a": [1, 2]',
+    b'{"a":',
+    b'{"x": [1, 2,',
+    b'\n\n  {"a": [\n\n ,]}',
+    b'{"a": [1,],\n "b": 2\n}\n',
+    b'{"extra": {"a": 1,},\n "b": 2\n}\n',
+]
+
+
+@pytest.mark.parametrize("raw", MALFORMED, ids=lambda raw: raw.decode("utf-8", "replace"))
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_syntax_error_is_named_and_placed_as_the_standard_decoder_does(checker, raw):
+    report = CHECKERS[checker](raw)
+    assert not report.valid and report.status == 1
+    assert report.error == _json_error(raw)
+
+
+#: Where the tokenizer's words differ from json.loads (a truncated file, a bracket that closes
+#: nothing open, a key without its ':'): still one line, its own message, the place of the fault.
+OWN_WORDS = {
+    b'{"extra": [}': "Expecting ',' delimiter at line 1 column 12",
+    b'{"extra": {]}': "Expecting ',' delimiter at line 1 column 12",
+    b'{"a": [1, 2': "Expecting value at line 1 column 12",
+    b'{"a": {"b": 1': "Expecting value at line 1 column 14",
+    b'{"a": 1,': "Expecting value at line 1 column 9",
+    b'{"a": "x': "Unterminated string or invalid character in it at line 1 column 7",
+    b'{"a": "x\x01"}': "Unterminated string or invalid character in it at line 1 column 7",
+    b'{"a"': "Expecting ':' delimiter at line 1 column 2",
+    b'{"extra": {"a" 1}}': "Expecting ':' delimiter at line 1 column 12",
+    b'{"extra": {:1}}': "Expecting ',' delimiter at line 1 column 12",
+    b'{"a": NaN}': "NaN is not a JSON number",
+    b'{"extra": [-Infinity]}': "-Infinity is not a JSON number",
+    b'{"a": 1e999}': "number 1e999 is out of range",
+    b'{"extra": [1e400]}': "number 1e400 is out of range",
+    b'{"a": 1e99999999999999999999999}': "number 1e999999999999999999... is out of range",
+    b'{"a": ' + b"1" * 101 + b'}': "integer of 101 digits (limit 100)",
+    b'{"extra": [-' + b"1" * 101 + b']}': "integer of 101 digits (limit 100)",
+}
+
+
+@pytest.mark.parametrize("raw", sorted(OWN_WORDS), ids=lambda raw: raw.decode("utf-8", "replace")[:30])
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_syntax_error_the_standard_decoder_words_otherwise_is_still_named_and_placed(checker, raw):
+    report = CHECKERS[checker](raw)
+    assert not report.valid and report.status == 1
+    assert report.error == "not valid JSON: " + OWN_WORDS[raw]
+
+
+# -- reader: the checkers' command lines (parser, emit, interruptible), run in-process ------------
+
+MAINS = {"verify": (verify, STRATEGY), "verify_bound": (verify_bound, BOUND), "verify_mixed": (verify_mixed, MIXED)}
+
+
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_the_json_report_is_written_whole_to_a_text_or_a_binary_stdout(name, tmp_path, monkeypatch):
+    module, good = MAINS[name]
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"a":1,}')
+    text_out, err = io.StringIO(), io.StringIO()  # no .buffer: the report is decoded and written
+    assert module.run([str(good), str(bad)], as_json=True, out=text_out, err=err) == 1
+    doc = json.loads(text_out.getvalue())
+    assert [r["exit_code"] for r in doc["results"]] == [0, 1] and doc["tool"] == f"certify.{name}"
+    assert err.getvalue() == ""
+    binary = io.BytesIO()
+    wrapper = io.TextIOWrapper(binary, encoding="utf-8")  # .buffer: the bytes go there as they are
+    assert module.run([str(good)], as_json=True, out=wrapper, err=io.StringIO()) == 0
+    assert binary.getvalue() == module.reports_json([CHECK_FILE[name](good)])
+
+
+CHECK_FILE = {"verify": verify.verify_file, "verify_bound": verify_bound.check_file,
+              "verify_mixed": verify_mixed.check_file}
+
+
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_one_line_a_file_valid_on_stdout_others_on_stderr_worst_status_wins(name, tmp_path, capsys):
+    module, good = MAINS[name]
+    bad, missing = tmp_path / "bad.json", tmp_path / "missing.json"
+    bad.write_bytes(b"[1,]")
+    assert module.main([str(good)]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("\n") == 1 and out.startswith(f"{good}: valid") and err == ""
+    assert module.main([str(good), str(bad)]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{good}: valid") and err == f"{bad}: invalid: not valid JSON: Expecting value at line 1 column 4\n"
+    assert module.main([str(missing), str(bad), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [f"{missing}: unusable: cannot read file: No such file or directory",
+                                f"{bad}: invalid: not valid JSON: Expecting value at line 1 column 4"]
+    assert module.main(["--json", str(missing)]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out)["results"][0]["status"] == "unusable" and err == ""
+
+
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_a_usage_error_is_one_line_and_status_2(name, capsys):
+    module, _ = MAINS[name]
+    with pytest.raises(SystemExit) as stop:
+        module.main([])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"{name}: error: the following arguments are required: FILE") and err.endswith(" (see --help)\n")
+    with pytest.raises(SystemExit) as stop:
+        module.main(["--no-such-option", "x.json"])
+    assert stop.value.code == 2 and "unrecognized arguments: --no-such-option" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_ctrl_c_is_one_line_and_status_130(name, monkeypatch, capsys):
+    module, good = MAINS[name]
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "run", interrupted)
+    assert module.main([str(good)]) == 130
+    assert capsys.readouterr().err == f"{name}: interrupted\n"
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_a_reader_that_went_away_costs_no_traceback_and_the_status_still_tells(name, as_json, tmp_path):
+    """`verify_mixed FILE | head -0`: writing fails with EPIPE; the output is sent to /dev/null
+    (so the interpreter's last flush cannot fail either) and the exit status is returned."""
+    module, good = MAINS[name]
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"[1,]")
+    files = [str(good)] * 300 + [str(bad)]  # more than a pipe holds, valid ones on stdout
+    read, write = os.pipe()
+    os.close(read)
+    out = os.fdopen(write, "w", buffering=1)
+    err = io.StringIO()
+    try:
+        assert module.run(files, as_json=as_json, out=out, err=err) == 1
+        os.write(out.fileno(), b"x" * 100_000)  # /dev/null now: no EPIPE
+    finally:
+        out.close()
+
+
+@pytest.mark.parametrize("value, kind", [(b'{"a": 1, "a": 2}', "object"), (b"{}", "object"), (b"[1]", "array"),
+                                         (b"true", "boolean True"), (b"null", "null"),
+                                         (b"3", "integer 3"), (b"2.5", "number 2.5")])
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_field_of_the_wrong_type_is_named_with_the_type_it_has(checker, value, kind):
+    """An object with a repeated key is still an object where a string is expected."""
+    report = CHECKERS[checker](b'{"format": ' + value + b'}')
+    assert report.error == f"format: expected string, got {kind}"
+
+
+# -- reader: a named pipe ---------------------------------------------------------------------------
+
+def _fifo_with_writer(tmp_path, data: bytes, delay: float, chunk: int = 0):
+    import threading
+    import time
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+
+    def write():
+        time.sleep(delay)
+        with open(fifo, "wb", buffering=0) as f:  # (blocks until the checker opens the pipe)
+            step = chunk or len(data)
+            for lo in range(0, len(data), step):
+                f.write(data[lo:lo + step])
+                if chunk:
+                    time.sleep(0.02)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return fifo, thread
+
+
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_a_pipe_that_has_its_data_is_read_without_a_note(name, tmp_path):
+    module, good = MAINS[name]
+    fifo, thread = _fifo_with_writer(tmp_path, good.read_bytes(), 0)
+    notes = []
+    report = CHECK_FILE[name](str(fifo), on_wait=notes.append)
+    thread.join(10)
+    assert report.valid, report.error
+    assert notes == []
+
+
+def test_a_pipe_silent_for_a_second_gets_one_note_then_is_waited_for(tmp_path):
+    fifo, thread = _fifo_with_writer(tmp_path, MIXED.read_bytes(), 1.6)
+    out, err = io.StringIO(), io.StringIO()
+    assert verify_mixed.run([str(fifo)], out=out, err=err) == 0
+    thread.join(10)
+    assert err.getvalue() == f"{fifo}: waiting for data from the pipe (Ctrl-C to stop)\n"
+    assert out.getvalue().startswith(f"{fifo}: valid mixed strategy: ")
+
+
+def test_a_pipe_written_slowly_is_read_to_its_end():
+    """The pipe is read in blocking mode once it has data: a certificate that comes in pieces, the
+    pipe empty in between, is read whole, not cut where the pipe was empty."""
+    data = (CERTS / "knuth-4x10-norep.json").read_bytes()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo, thread = _fifo_with_writer(Path(tmp), data, 0, chunk=50_000)
+        report = verify.verify_file(str(fifo))
+        thread.join(10)
+    assert report.valid, report.error
+    assert report.replayed["secrets"] == 5040
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="Linux: a file whose read fails")
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_a_file_whose_read_fails_is_unusable_with_the_system_s_words(name):
+    report = CHECK_FILE[name]("/proc/self/mem")  # a regular file of size 0 whose read() is EIO
+    assert report.status == 2 and report.error == "cannot read file: Input/output error"
+
+
+# -- reader: values shown in a message are short and on one line ---------------------------------
+
+@pytest.mark.parametrize("value, shown", [
+    ({}, "{}"), ({"a": 1}, "{...}"), ([], "[]"), ([1, 2], "[...]"), (True, "True"), (None, "None"), (1.5, "1.5"),
+    ("x" * 50, "'" + "x" * 36 + "..."), ("y" * 39, "'" + "y" * 36 + "..."), ("z" * 38, "'" + "z" * 38 + "'"),
+    ("a\nb", "'a\\nb'"),
+])
+def test_a_wrong_value_is_shown_short_in_the_message(value, shown):
+    doc = json.loads(STRATEGY.read_text())
+    doc["claims"]["histogram"]["1"] = value
+    report = verify.verify_document(doc, verify.Report("x"))
+    assert report.error == f"claims.histogram['1']: expected a positive integer, got {shown}"
+
+
+# -- reader: the metadata budget and the header field limit, to the byte ----------------------------
+
+def _array_of(n: int) -> bytes:
+    """A JSON array of exactly ``n`` bytes (zeros, then spaces to make up the length)."""
+    out = b"[" + b"0," * ((n - 2) // 2)
+    out = out.rstrip(b",") + b"]"
+    return out[:-1] + b" " * (n - len(out)) + b"]"
+
+
+META_OVER = "the fields the checker does not read take more than 1048576 bytes of JSON (the limit for metadata)"
+
+
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_metadata_within_one_mib_is_checked_one_byte_past_it_is_refused(checker):
+    """(The top-level keys may be paid from the same budget: 64 bytes are left for them.)"""
+    limit = reader.MAX_META_BYTES
+    check = CHECKERS[checker]
+    # (a format of the wrong type: the error that comes once the metadata is through)
+    assert check(b'{"format": 1, "extra": ' + _array_of(limit - 64) + b"}").error == "format: expected string, got integer 1"
+    assert check(b'{"format": 1, "extra": ' + _array_of(limit + 1) + b"}").error == f"extra: {META_OVER}"
+    # the budget is for all the fields together: the one that passes it is named
+    half = limit // 2
+    two = b'{"format": 1, "x": ' + _array_of(half) + b', "y": ' + _array_of(limit - half - 64) + b"}"
+    assert check(two).error == "format: expected string, got integer 1"
+    two = b'{"format": 1, "x": ' + _array_of(half) + b', "y z": ' + _array_of(limit - half + 1) + b"}"
+    assert check(two).error == f"['y z']: {META_OVER}"
+
+
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_header_field_of_64_kib_is_read_one_byte_more_is_refused(checker):
+    limit = reader.MAX_FIELD_BYTES
+    check = CHECKERS[checker]
+    at_limit = check(b'{"format": "' + b"x" * (limit - 2) + b'"}').error
+    assert at_limit.startswith("format: expected 'mastermind-") and at_limit.endswith(", got 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...")
+    over = check(b'{"format": "' + b"x" * (limit - 1) + b'"}').error
+    assert over == "format: more than 65536 bytes of JSON (the limit for this field)"
+    assert check(b'{"game": ' + _array_of(limit + 1) + b"}").error == "game: more than 65536 bytes of JSON (the limit for this field)"
+
+
+@pytest.mark.parametrize("name", sorted(MAINS))
+def test_help_says_what_the_checker_does_and_how_to_call_it(name, capsys):
+    module, _ = MAINS[name]
+    with pytest.raises(SystemExit) as stop:
+        module.main(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: {name} [-h] [--json]") and "FILE [FILE ...]" in out
+    assert {"verify": "Independently verify Mastermind strategy certificates.",
+            "verify_bound": "Check Mastermind lower-bound certificates.",
+            "verify_mixed": "Check Mastermind mixed-strategy certificates."}[name] in out.splitlines()
+
+
+# -- verify_mixed: what a report says -----------------------------------------------------------------
+
+def _mixed():
+    return json.loads(MIXED.read_text())
+
+
+def test_a_valid_mixture_is_reported_in_words_and_in_json():
+    report = verify_mixed.check_file(str(MIXED))
+    assert report.line() == (f"{MIXED}: valid mixed strategy: a mixture of 2 trees through random peg and colour "
+                             "permutations needs on average at most 2 (2.0000) guesses for every secret of 2x2 "
+                             "(the claimed value)")
+    assert report.to_json() == {
+        "file": str(MIXED), "valid": True, "status": "valid", "exit_code": 0, "error": None,
+        "game": {"pegs": 2, "colors": 2, "repetition": True}, "claims": {"value": "2"}, "strategies": 2,
+        "maximum": "2", "orbits": [{"orbit": "00", "codes": 2, "expected": "2"},
+                                   {"orbit": "01", "codes": 2, "expected": "2"}]}
+
+
+def test_one_tree_within_a_higher_claim_and_a_game_without_repetition_are_worded_so():
+    doc = _mixed()
+    doc["strategies"] = [dict(doc["strategies"][0], probability="1")]
+    doc["claims"] = {"value": "3"}
+    report = verify_mixed.check_document(doc, "one.json")
+    assert report.line() == ("one.json: valid mixed strategy: a mixture of 1 tree through random peg and colour "
+                             "permutations needs on average at most 5/2 (2.5000) guesses for every secret of 2x2 "
+                             "(within the claimed 3)")
+    assert report.to_json()["orbits"] == [{"orbit": "00", "codes": 2, "expected": "3/2"},
+                                          {"orbit": "01", "codes": 2, "expected": "5/2"}]
+    norep = CERTS / "value" / "value-3x4-norep-codebreaker.json"
+    assert verify_mixed.check_file(str(norep)).line().endswith(
+        "at most 3 (3.0000) guesses for every secret of 3x4 without repetition (the claimed value)")
+
+
+def test_an_invalid_mixture_is_reported_in_words_and_in_json(tmp_path):
+    doc = _mixed()
+    doc["claims"]["value"] = "2/1"
+    report = verify_mixed.check_document(doc)
+    assert report.line() == "<document>: invalid: claims.value: 2/1 is not in lowest terms (write 2)"
+    assert report.to_json() == {"file": "<document>", "valid": False, "status": "invalid", "exit_code": 1,
+                                "error": "claims.value: 2/1 is not in lowest terms (write 2)", "game": report.game,
+                                "claims": None, "strategies": None, "maximum": None, "orbits": None}
+    doc = _mixed()
+    for s in doc["strategies"]:
+        s["probability"] = "1"
+    assert verify_mixed.check_document(doc).error == "strategies: the probabilities sum to 2, not 1"
+    report = verify_mixed.check_document({"format": {1, 2}})
+    assert report.line() == "<document>: invalid: not a JSON document (Object of type set is not JSON serializable)"
+    report = verify_mixed.check_file(str(tmp_path / "none.json"))
+    assert report.to_json()["status"] == "unusable" and report.to_json()["exit_code"] == 2
+    assert report.line() == f"{tmp_path / 'none.json'}: unusable: cannot read file: No such file or directory"
+
+
+def test_the_json_report_is_indented_ascii_and_names_the_tool(tmp_path):
+    """(A file name out of ASCII is escaped: the report is the same bytes whatever the terminal.)"""
+    odd = tmp_path / "é.json"
+    odd.write_bytes(MIXED.read_bytes())
+    out = io.StringIO()
+    assert verify_mixed.run([str(odd)], as_json=True, out=out, err=io.StringIO()) == 0
+    text = out.getvalue()
+    doc = json.loads(text)
+    assert doc["report_version"] == 1 and doc["tool"] == "certify.verify_mixed"
+    assert text == json.dumps(doc, indent=2, ensure_ascii=True) + "\n" and "\\u00e9.json" in text
+
+
+@pytest.mark.parametrize("n, error", [(610, "strategies[0]: expected object, got array"), (611, "JSON nested too deeply")])
+def test_a_strategy_that_is_not_an_object_is_checked_to_the_nesting_limit(n, error):
+    doc = _mixed()
+    raw = json.dumps(dict(doc, strategies="X")).encode().replace(b'"X"', b"[" + b"[" * n + b"]" * n + b"]")
+    assert verify_mixed.check_bytes(raw).error == error
+
+
+def _with_in_strategy(value: bytes) -> bytes:
+    """The 2x2 mixture with a field "x" of the given JSON in its first strategy."""
+    doc = _mixed()
+    doc["strategies"][0]["x"] = "X"
+    return json.dumps(doc).encode().replace(b'"X"', value)
+
+
+def test_an_unknown_field_of_a_strategy_is_metadata_named_by_its_path():
+    check = verify_mixed.check_bytes
+    assert check(_with_in_strategy(b"[" * 29 + b"]" * 29)).error == "strategies[0]: unknown field 'x'"
+    assert check(_with_in_strategy(b"[" * 30 + b"]" * 30)).error == (
+        "strategies[0].x" + "[0]" * 29 + ": nested more than 32 levels deep")
+    assert check(_with_in_strategy(b'{"a": 1, "a": 2}')).error == "strategies[0].x: duplicate key 'a'"
+    # more than a header field may hold (64 KiB), well within the metadata budget
+    assert check(_with_in_strategy(_array_of(100_000))).error == "strategies[0]: unknown field 'x'"
+
+
+@pytest.mark.parametrize("value, error", [({}, "strategies: expected array, got object"),
+                                          ("x", "strategies: expected array, got string 'x'"),
+                                          ([1], "strategies[0]: expected object, got integer 1"),
+                                          ([[]], "strategies[0]: expected object, got array")])
+def test_strategies_of_the_wrong_type_are_named(value, error):
+    doc = _mixed()
+    doc["strategies"] = value
+    assert verify_mixed.check_document(doc).error == error
+
+
+def test_a_tree_deeper_than_the_metadata_nesting_is_read_as_a_tree():
+    """A tree's nesting is bounded by verify.py's depth (256 guesses), not the metadata's 32
+    levels: a 1x20 chain of 19 guesses (39 levels) is a valid strategy."""
+    colors = 20
+
+    def chain(i):
+        node = {"guess": verify.ALPHABET[i]}
+        if i < colors - 1:
+            node["next"] = {"0,0": chain(i + 1)}
+        return node
+
+    doc = {"format": verify_mixed.FORMAT, "version": 1, "game": {"pegs": 1, "colors": colors, "repetition": True},
+           "mix": verify_mixed.MIX, "claims": {"value": "21/2"}, "strategies": [{"probability": "1", "tree": chain(0)}]}
+    report = verify_mixed.check_document(doc)
+    assert report.valid, report.error
+    assert report.maximum == verify_mixed.Fraction(21, 2)
+
+
+@pytest.mark.parametrize("change, error", [
+    ({"game": {"pegs": 2, "colors": 2, "repetition": True, "x": 1}}, "game: unknown field 'x'"),
+    ({"game": {"pegs": "2", "colors": 2, "repetition": True}}, "game.pegs: expected integer, got string '2'"),
+    ({"game": {"pegs": 0, "colors": 2, "repetition": True}}, "game.pegs: must be >= 1, got 0"),
+    ({"game": {"colors": 2, "repetition": True}}, "game: missing field 'pegs'"),
+    ({"claims": {"value": "2", "extra": 1}}, "claims: unknown field 'extra'"),
+    ({"claims": {"value": "-2"}}, "claims.value: '-2' is not a fraction \"a/b\" or \"a\" (decimal digits, at most 100 "
+                                  "a side, no sign or leading zeros)"),
+    ({"claims": {}}, "claims: missing field 'value'"),
+])
+def test_a_wrong_header_is_named_by_its_path(change, error):
+    assert verify_mixed.check_document(dict(_mixed(), **change)).error == error
+
+
+def test_a_repeated_top_level_key_is_named():
+    raw = json.dumps(_mixed()).encode().replace(b'"mix"', b'"mix": "x", "mix"', 1)
+    assert verify_mixed.check_bytes(raw).error == "top level: duplicate key 'mix'"
+
+
+def test_a_file_refused_before_its_game_is_read_reports_nothing_else():
+    assert verify_mixed.check_bytes(b"[1,]").to_json() == {
+        "file": "<bytes>", "valid": False, "status": "invalid", "exit_code": 1,
+        "error": "not valid JSON: Expecting value at line 1 column 4", "game": None, "claims": None,
+        "strategies": None, "maximum": None, "orbits": None}
+
+
+@pytest.mark.parametrize("raw, kind", [(b"[1]", "array"), (b' "x"', "string"), (b"3", "integer"), (b"-2.5e3", "number"),
+                                       (b"true", "boolean"), (b"null", "null")])
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_document_that_is_not_an_object_is_named_by_its_type(checker, raw, kind):
+    assert CHECKERS[checker](raw).error == f"top level: expected object, got {kind}"
+
+
+# -- verify_mixed: the limits and the probabilities ----------------------------------------------------
+
+def _strategies(doc, items):
+    return verify_mixed.check_document(dict(doc, strategies=items))
+
+
+def test_a_thousand_trees_are_checked_one_more_is_refused():
+    doc = _mixed()
+    tree = doc["strategies"][0]["tree"]
+    doc["claims"] = {"value": "5/2"}
+    report = _strategies(doc, [{"probability": "1/1000", "tree": tree}] * 1000)
+    assert report.valid and report.strategies == 1000, report.error
+    report = _strategies(doc, [{"probability": "1/1001", "tree": tree}] * 1001)
+    assert report.error == "strategies: 1001 trees, more than the limit 1000"
+
+
+def test_the_replays_are_limited_before_any_tree_is_read():
+    doc = dict(_mixed(), game={"pegs": 4, "colors": 10, "repetition": False})  # 5040 codes
+    report = _strategies(doc, [{"probability": "1/1000", "tree": {}}] * 1000)
+    assert report.error == "strategies: 1000 trees x 5040 codes to replay, more than the limit 5000000"
+    report = _strategies(doc, [{"probability": "1/992", "tree": {}}] * 992)  # 4,999,680 replays
+    assert report.error == "strategies[0].tree: at root: node has no 'guess'"
+
+
+def test_two_million_tree_nodes_are_read_one_more_is_refused():
+    """Counted by their '{' (at least one a node), over all trees, before any tree is replayed."""
+    doc = _mixed()
+
+    def raw(extra: int) -> bytes:
+        # two trees of one node each: '{' 1 + 999,999 in a string (at most 1 MiB) + extra
+        trees = [{"probability": "1/2", "tree": {"guess": "00", "pad": "{" * (999_999 + extra)}},
+                 {"probability": "1/2", "tree": {"guess": "00", "pad": "{" * 999_999}}]
+        return json.dumps(dict(doc, strategies=trees)).encode()
+
+    assert verify_mixed.check_bytes(raw(0)).error == "strategies[0].tree: at root: node: unknown field 'pad'"
+    assert verify_mixed.check_bytes(raw(1)).error == (
+        "strategies[1].tree: more than 2000000 tree nodes over all trees (the limit)")
+
+
+@pytest.mark.parametrize("item, error", [
+    ({"tree": {}}, "strategies[0]: missing field 'probability'"),
+    ({"probability": "1"}, "strategies[0]: missing field 'tree'"),
+    ({"probability": "3/2", "tree": {}}, "strategies[0].probability: must be > 0 and <= 1, got 3/2"),
+    ({"probability": "2", "tree": {}}, "strategies[0].probability: must be > 0 and <= 1, got 2"),
+    ({"probability": "0", "tree": {}}, "strategies[0].probability: must be > 0 and <= 1, got 0"),
+    ({"probability": "1", "tree": []}, "strategies[0].tree: expected object, got array"),
+    ({"probability": "1", "tree": 3}, "strategies[0].tree: expected object, got integer 3"),
+    ({"probability": "1", "tree": "x"}, "strategies[0].tree: expected object, got string 'x'"),
+])
+def test_a_wrong_strategy_is_named(item, error):
+    assert _strategies(_mixed(), [item]).error == error
+
+
+def test_the_common_denominator_of_the_probabilities_is_limited_to_1000_digits():
+    """Ten denominators of 100 digits, pairwise coprime: 997 digits, read; one more of 5 digits
+    makes 1002 (fewer than the 1042 of 11 ** 1000): refused there."""
+    doc = _mixed()
+    tree = doc["strategies"][0]["tree"]
+    powers = [2 ** 332, 3 ** 209, 5 ** 143, 7 ** 118, 11 ** 96, 13 ** 89, 17 ** 81, 19 ** 78, 23 ** 73, 29 ** 68]
+    items = [{"probability": f"1/{d}", "tree": tree} for d in powers]
+    error = _strategies(doc, items).error
+    assert error.startswith("strategies: the probabilities sum to ") and error.endswith(", not 1")
+    error = _strategies(doc, items + [{"probability": f"1/{31 ** 3}", "tree": tree}]).error
+    assert error == ("strategies[10].probability: the probabilities' common denominator has more than 1000 digits "
+                     "(the limit)")
+
+
+def test_running_out_of_memory_is_one_line_and_unusable(monkeypatch):
+    def exhausted(*args):
+        raise MemoryError
+
+    monkeypatch.setattr(verify_mixed, "_check", exhausted)
+    report = verify_mixed.check_file(str(MIXED))
+    assert report.status == 2 and report.line() == f"{MIXED}: unusable: out of memory"
+
+
+def test_run_prints_lines_unless_asked_for_json():
+    out, err = io.StringIO(), io.StringIO()
+    assert verify_mixed.run([str(MIXED)], out=out, err=err) == 0
+    assert out.getvalue().startswith(f"{MIXED}: valid mixed strategy: ") and out.getvalue().count("\n") == 1
+
+
+def test_a_json_report_goes_to_stdout_s_bytes_whatever_its_text_encoding(tmp_path):
+    """verify.py's report (orjson: UTF-8, file names not escaped) is written to the binary buffer
+    under a text stdout, so a stdout whose encoding is ASCII still gets it whole."""
+    odd = tmp_path / "é.json"
+    odd.write_bytes(STRATEGY.read_bytes())
+    binary = io.BytesIO()
+    out = io.TextIOWrapper(binary, encoding="ascii")
+    assert verify.run([str(odd)], as_json=True, out=out, err=io.StringIO()) == 0
+    doc = json.loads(binary.getvalue().decode("utf-8"))
+    assert doc["results"][0]["file"] == str(odd) and doc["results"][0]["valid"]
