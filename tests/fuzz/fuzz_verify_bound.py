@@ -8,17 +8,7 @@ import fuzzlib  # beside this script (the script's folder is sys.path[0])
 
 fuzzlib.mend_array_compares(atheris)  # (an atheris leak: fuzzlib.py)
 
-with fuzzlib.instrumenting(atheris, ["certify.verify_bound", "certify.verify", "certify.reader"]):
-    from certify import verify, verify_bound
-
-fuzzlib.cap_games(verify, verify_bound)
-
-
-def TestOneInput(data: bytes) -> None:
-    report = verify_bound.check_bytes(data, "fuzz.json")
-    fuzzlib.check_report(report, "check_bytes")
-    if report.status == 0 and not isinstance(report.statement(), str):
-        raise AssertionError("statement() is not a str")
+TestOneInput = fuzzlib.checker_input(atheris, "verify_bound")
 
 
 if __name__ == "__main__":

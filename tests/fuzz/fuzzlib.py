@@ -102,6 +102,25 @@ def cap_games(*modules) -> int | None:
     return cap
 
 
+def checker_input(atheris, name: str):
+    """TestOneInput for a checker whose ``check_bytes(raw, file)`` returns a Report (verify_bound,
+    verify_mixed): one of the three statuses for every input, nothing raised, and a valid report's
+    statement() works. The checker, verify.py and the reader are instrumented, their games capped."""
+    import importlib
+
+    with instrumenting(atheris, [f"certify.{name}", "certify.verify", "certify.reader"]):
+        from certify import verify
+        checker = importlib.import_module(f"certify.{name}")
+    cap_games(verify, checker)
+
+    def test_one_input(data: bytes) -> None:
+        report = checker.check_bytes(data, "fuzz.json")
+        check_report(report, "check_bytes")
+        if report.status == 0 and not isinstance(report.statement(), str):
+            raise AssertionError("statement() is not a str")
+    return test_one_input
+
+
 def check_report(report, what: str) -> None:
     """A checker's report: one of the three statuses, an error exactly when not valid, and its
     rendering (to_json, line: what the CLI prints) works."""
