@@ -280,6 +280,25 @@ def only(obj: dict, allowed, where: str) -> None:
         raise Invalid(f"{where}: unknown field {short(extra[0])}")
 
 
+def value(buf: bytes, start: int, end: int):
+    """The value of a span this module checked: built when a scalar (short: a string of at most
+    MAX_STRING bytes, a number of at most MAX_INT_DIGITS digits), its type and span (a Span) when an
+    object or array, which may be huge."""
+    kind = KIND.get(buf[start])
+    if kind in ("object", "array"):
+        return Span(kind, start, end)
+    return build(buf, start, end)
+
+
+def checked_object(fields: dict, repeated):
+    """``fields`` as the object they were read from: a Dup naming its first repeated key, if any."""
+    if repeated is None:
+        return fields
+    out = Dup(fields)
+    out.duplicate = repeated
+    return out
+
+
 def check_text(s: str, where: str) -> None:
     """A decoded string must be valid Unicode (no lone surrogate from a \\ud800 escape)."""
     try:

@@ -434,16 +434,14 @@ def _role(doc: _Doc, top: _Frame, at: int, kind: str):
 
 def _header(doc: _Doc) -> dict:
     """The header fields, built (each at most MAX_FIELD_BYTES of JSON), in document order."""
-    out = _Dup() if doc.duplicate is not None else {}
-    if doc.duplicate is not None:
-        out.duplicate = doc.duplicate
+    out = {}
     for key in doc.keys:
         if key not in doc.fields or key in out:
             continue
         out[key] = reader.build(doc.buf, *doc.fields[key])
     if doc.tree_at >= 0:
         out["tree"] = doc.value(doc.tree_at)
-    return out
+    return reader.checked_object(out, doc.duplicate)
 
 
 def _check_header(doc: _Doc, report: Report):

@@ -239,9 +239,9 @@ def _read(buf: bytes):
         elif key == "nodes" and buf[start] == ord("["):
             nodes, end = _spans(buf, start)
             doc.setdefault(key, nodes)
-        elif key == "nodes":  # not an array: its type is enough for the error
+        elif key == "nodes":  # not an array: its type (or value) is enough for the error
             end = reader.skip(buf, start, level=2)[0]
-            doc.setdefault(key, reader.Span(reader.KIND.get(buf[start], "number")))
+            doc.setdefault(key, reader.value(buf, start, end))
         else:
             end = meta.skip(buf, start, reader.field("", key))
             doc.setdefault(key, None)
@@ -250,11 +250,9 @@ def _read(buf: bytes):
     kind, keys, repeated = reader.document(buf, value, meta)
     if kind != "object":
         return reader.Span(kind)
-    out = _Dup(doc) if repeated is not None else doc
-    if repeated is not None:
-        out.duplicate = repeated
-    out[None] = meta.problem
-    return out
+    doc = reader.checked_object(doc, repeated)
+    doc[None] = meta.problem
+    return doc
 
 
 def parse(raw: bytes):

@@ -107,15 +107,6 @@ def _text(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _value(buf: bytes, start: int, end: int):
-    """A value the reader checked: built when a scalar (short: a string of at most reader.MAX_STRING
-    bytes, a number of at most 100 digits), its type and span when an object or array."""
-    kind = reader.KIND.get(buf[start])
-    if kind in ("object", "array"):
-        return reader.Span(kind, start, end)
-    return reader.build(buf, start, end)
-
-
 def _load(raw: bytes):
     """(the document's fields, its text): through the reader, the header fields built, each
     strategy's probability built and its tree's span kept (a tree is read by verify.py when its
@@ -126,7 +117,7 @@ def _load(raw: bytes):
     def strategy(i: int, start: int) -> int:
         if buf[start] != ord("{"):
             end = reader.skip(buf, start, level=3)[0]
-            items.append(_value(buf, start, end))
+            items.append(reader.value(buf, start, end))
             return end
         item: dict = {}
 
@@ -137,40 +128,32 @@ def _load(raw: bytes):
                 end = reader.header(buf, at, f"strategies[{i}].probability")[0]
             else:  # (refused as an unknown field: checked within the metadata's budget)
                 end = meta.skip(buf, at, reader.field(f"strategies[{i}]", key), level=4)
-            item.setdefault(key, _value(buf, at, end))
+            item.setdefault(key, reader.value(buf, at, end))
             return end
         end, _, repeated = reader.members(buf, start, member, f"strategies[{i}]", meta)
-        if repeated is not None:
-            item = reader.Dup(item)
-            item.duplicate = repeated
-        items.append(item)
+        items.append(reader.checked_object(item, repeated))
         return end
 
     def value(key: str, start: int) -> int:
         if key in _TOP[:5]:  # (built: each at most reader.MAX_FIELD_BYTES of JSON)
             end = reader.header(buf, start, key)[0]
             doc.setdefault(key, reader.build(buf, start, end))
-            return end
-        if key == "strategies" and buf[start] == ord("["):
+        elif key == "strategies" and buf[start] == ord("["):
             end = reader.members(buf, start, strategy)[0]
             doc.setdefault(key, items)
-            return end
-        elif key == "strategies":
+        elif key == "strategies":  # not an array: its type (or value) is enough for the error
             end = reader.skip(buf, start, level=2)[0]
+            doc.setdefault(key, reader.value(buf, start, end))
         else:
             end = meta.skip(buf, start, reader.field("", key))
             doc.setdefault(key, None)
-            return end
-        doc.setdefault(key, _value(buf, start, end))
         return end
 
     items: list = []
     kind, keys, repeated = reader.document(buf, value, meta)
     if kind != "object":
         return reader.Span(kind), buf
-    if repeated is not None:
-        doc = reader.Dup(doc)
-        doc.duplicate = repeated
+    doc = reader.checked_object(doc, repeated)
     doc[None] = meta.problem
     return doc, buf
 
