@@ -26,6 +26,7 @@ this module gives, into arrays it keeps: memory is then a small multiple of what
 from __future__ import annotations
 
 import codecs
+import contextlib
 import gzip
 import io
 import json
@@ -243,6 +244,20 @@ def _float(digits: str) -> float:
 #: MAX_INT_DIGITS digits, finite numbers only. Only for spans already checked by this module.
 DECODER = json.JSONDecoder(object_pairs_hook=pairs, parse_int=_int, parse_float=_float,
                            parse_constant=_no_constant)
+
+
+def encode(doc) -> bytes:
+    """A document made in memory (dicts and lists) as JSON bytes, to be checked as a file's are."""
+    return json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def encoded(doc, report):
+    """encode(doc), or None after recording in ``report`` why it is not a JSON document (status 1)."""
+    try:
+        return encode(doc)
+    except (TypeError, ValueError) as e:
+        report.status, report.error = 1, f"not a JSON document ({one_line(e)})"
+    return None
 
 
 def build(buf: bytes, start: int, end: int):
@@ -609,6 +624,56 @@ def header(buf: bytes, start: int, key: str):
     levels); returns (end, problem) as skip() does."""
     return skip(buf, start, stop=start + MAX_FIELD_BYTES, where=key, level=2, deepest=MAX_META_DEPTH,
                 over=f"{key}: more than {MAX_FIELD_BYTES} bytes of JSON (the limit for this field)")
+
+
+# -- reports ---------------------------------------------------------------------------------------
+
+#: The version of the checkers' JSON reports ({"report_version", "tool", "results"}).
+REPORT_VERSION = 1
+
+
+class Report:
+    """What checking one file found: ``status`` 0 valid, 1 invalid, 2 unusable (the exit status)
+    and ``error``, why not valid. Each checker's Report adds what it found."""
+
+    def __init__(self, file) -> None:
+        self.file = display(file)
+        self.status = 0
+        self.error: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.status == 0
+
+    def to_json(self) -> dict:
+        """The fields every checker's JSON report starts with."""
+        return {"file": self.file, "valid": self.valid, "status": ("valid", "invalid", "unusable")[self.status],
+                "exit_code": self.status, "error": self.error}
+
+    def failure(self) -> str:
+        """The line of a file that is not valid."""
+        return f"{self.file}: {'invalid' if self.status == 1 else 'unusable'}: {self.error}"
+
+    @contextlib.contextmanager
+    def checking(self):
+        """``with report.checking():`` the check: Invalid makes the file invalid (status 1, its
+        message), running out of memory unusable (status 2, "out of memory")."""
+        try:
+            yield self
+        except Invalid as e:
+            self.status, self.error = 1, str(e)
+        except MemoryError:
+            self.status, self.error = 2, "out of memory"
+
+
+def results(tool: str, reports) -> dict:
+    """A run's JSON report as a dict: every file's report as its to_json() gives it."""
+    return {"report_version": REPORT_VERSION, "tool": tool, "results": [r.to_json() for r in reports]}
+
+
+def reports_json(tool: str, reports) -> bytes:
+    """A run's JSON report (``results``), indented, ASCII."""
+    return (json.dumps(results(tool, reports), indent=2, ensure_ascii=True) + "\n").encode()
 
 
 # -- the command line of a checker run alone ------------------------------------------------------

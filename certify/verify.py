@@ -39,7 +39,6 @@ input makes the verifier run out of memory, recurse without bound or run for eve
 from __future__ import annotations
 
 import itertools
-import json
 import math
 import os
 import re
@@ -54,7 +53,6 @@ except ImportError:  # run as a script: python certify/verify.py (or runpy.run_p
 
 FORMAT = "mastermind-strategy-certificate"
 VERSION = 1
-REPORT_VERSION = 1
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 #: Largest game the verifier enumerates (number of codes); larger ones are refused up front.
 MAX_CODES = 1_000_000
@@ -144,13 +142,11 @@ def _n_codes(pegs: int, colors: int, repetition: bool) -> int:
     return n
 
 
-class Report:
+class Report(reader.Report):
     """Outcome of verifying one file."""
 
     def __init__(self, file: str) -> None:
-        self.file = _display(file)
-        self.status = EXIT_VALID
-        self.error: str | None = None
+        super().__init__(file)
         self.game: dict | None = None
         self.strategy: dict | None = None
         self.claims: dict | None = None
@@ -161,20 +157,12 @@ class Report:
         self.document: dict | None = None
         self.header: dict = {}  # the header fields as read (format, version, game, strategy, claims)
 
-    @property
-    def valid(self) -> bool:
-        return self.status == EXIT_VALID
-
     def __repr__(self) -> str:
         return f"<Report {self.file!r} status={self.status} error={self.error!r}>"
 
     def to_json(self) -> dict:
         return {
-            "file": self.file,
-            "valid": self.valid,
-            "status": ("valid", "invalid", "unusable")[self.status],
-            "exit_code": self.status,
-            "error": self.error,
+            **super().to_json(),
             "game": self.game,
             "strategy": self.strategy,
             "claims": self.claims,
@@ -191,8 +179,7 @@ class Report:
             bound = "" if self.max_guesses_bound is None else f" (<= {self.max_guesses_bound} as asked)"
             return (f"{self.file}: valid: {r['secrets']} secrets of {g['pegs']}x{g['colors']}{rep}, "
                     f"max {r['max_guesses']} guesses{bound}, total {r['total_guesses']}")
-        kind = "invalid" if self.status == EXIT_INVALID else "unusable"
-        return f"{self.file}: {kind}: {self.error}"
+        return self.failure()
 
 
 # -- reading the JSON ---------------------------------------------------------------------
@@ -635,15 +622,10 @@ def _tree(doc: _Doc) -> dict:
     return root
 
 
-def _encode(doc) -> bytes:
-    """A parsed document (dicts and lists) as JSON bytes, for checking documents made in memory."""
-    return json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
-
-
 def secret_depths(doc) -> dict[str, int]:
     """{secret: guesses it takes} for a certificate given as a dict or as its bytes; raises Invalid
     if its header or tree is wrong (its claims are not compared)."""
-    parsed = _parse(doc if type(doc) is bytes else _encode(doc))
+    parsed = _parse(doc if type(doc) is bytes else reader.encode(doc))
     pegs, colors, repetition = _check_header(parsed, Report("<document>"))
     found: dict[str, int] = {}
     _replay(parsed, pegs, colors, repetition, found)
@@ -652,16 +634,12 @@ def secret_depths(doc) -> dict[str, int]:
 
 def verify_document(doc, report: Report, max_guesses: int | None = None) -> Report:
     """Check a certificate given as a dict (made in memory); the outcome is recorded in ``report``."""
-    try:
-        raw = _encode(doc)
-    except (TypeError, ValueError) as e:
-        report.status, report.error = EXIT_INVALID, f"not a JSON document ({_one_line(e)})"
-        return report
-    return _verify(raw, report, max_guesses)
+    raw = reader.encoded(doc, report)
+    return report if raw is None else _verify(raw, report, max_guesses)
 
 
 def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = False) -> Report:
-    try:
+    with report.checking():
         doc = _parse(raw)
         del raw
         pegs, colors, repetition = _check_header(doc, report)
@@ -677,11 +655,10 @@ def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = Fa
         for key in ("secrets", "max_guesses", "total_guesses"):
             if report.claims[key] != replayed[key]:
                 raise Invalid(f"claims.{key}: claimed {report.claims[key]}, replay gives {replayed[key]}")
-        if report.claims["histogram"] != hist:
-            for k in sorted(set(hist) | set(report.claims["histogram"]), key=int):
-                a, b = report.claims["histogram"].get(k, 0), hist.get(k, 0)
-                if a != b:
-                    raise Invalid(f"claims.histogram[{k!r}]: claimed {a}, replay gives {b}")
+        for k in sorted(set(hist) | set(report.claims["histogram"]), key=int):
+            a, b = report.claims["histogram"].get(k, 0), hist.get(k, 0)
+            if a != b:
+                raise Invalid(f"claims.histogram[{k!r}]: claimed {a}, replay gives {b}")
         if max_guesses is not None:
             report.max_guesses_bound = max_guesses
             if replayed["max_guesses"] > max_guesses:
@@ -691,12 +668,6 @@ def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = Fa
                               f"--max-guesses {max_guesses}: {shown}")
         if keep:
             report.document = dict(report.header, tree=_tree(doc))
-    except Invalid as e:
-        report.status = EXIT_INVALID
-        report.error = str(e)
-    except MemoryError:
-        report.status = EXIT_UNUSABLE
-        report.error = "out of memory"
     return report
 
 
@@ -721,17 +692,14 @@ def verify_file(path: str, max_guesses: int | None = None, keep: bool = False, o
 
 
 def reports_json(reports, max_guesses=None) -> bytes:
-    doc = {"report_version": REPORT_VERSION, "tool": "certify.verify",
-           "results": [r.to_json() for r in reports]}
+    """The JSON report: by orjson when it is installed (UTF-8, faster), else as the other checkers
+    write it (also when orjson refuses a value: integers beyond 64 bits in strategy params)."""
     try:
         import orjson
 
-        return orjson.dumps(doc, option=orjson.OPT_INDENT_2) + b"\n"
-    except ImportError:
-        pass
-    except TypeError:  # orjson.JSONEncodeError: integers beyond 64 bits in strategy params
-        pass
-    return (json.dumps(doc, indent=2, ensure_ascii=True) + "\n").encode()
+        return orjson.dumps(reader.results("certify.verify", reports), option=orjson.OPT_INDENT_2) + b"\n"
+    except (ImportError, TypeError):  # (TypeError: orjson.JSONEncodeError)
+        return reader.reports_json("certify.verify", reports)
 
 
 def run(files, max_guesses=None, as_json=False, out=None, err=None) -> int:

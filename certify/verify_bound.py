@@ -54,7 +54,6 @@ except ImportError:  # run as a script: python certify/verify_bound.py (or runpy
 
 FORMAT = "mastermind-lower-bound-certificate"
 VERSION = 1
-REPORT_VERSION = 1
 #: Largest input (bytes, also after gzip decompression).
 MAX_BYTES = 128 << 20
 #: Largest node, in bytes of JSON (10 times the largest in a real proof, 418 KB): a node is built as
@@ -1223,13 +1222,11 @@ class _Proof:
 
 # -- reports and command line -----------------------------------------------------------------
 
-class Report:
+class Report(reader.Report):
     """Outcome of checking one file."""
 
     def __init__(self, file: str) -> None:
-        self.file = _display(file)
-        self.status = EXIT_VALID
-        self.error: str | None = None
+        super().__init__(file)
         self.game: dict | None = None
         self.claims: dict | None = None
         self.secrets: int | None = None
@@ -1245,14 +1242,8 @@ class Report:
         self.assumptions: list = []
         self.parts: list | None = None
 
-    @property
-    def valid(self) -> bool:
-        return self.status == EXIT_VALID
-
     def to_json(self) -> dict:
-        return {"file": self.file, "valid": self.valid,
-                "status": ("valid", "invalid", "unusable")[self.status], "exit_code": self.status,
-                "error": self.error, "game": self.game, "claims": self.claims, "secrets": self.secrets,
+        return {**super().to_json(), "game": self.game, "claims": self.claims, "secrets": self.secrets,
                 "checked": self.checked, "sha256": self.sha256,
                 **({} if self.root is None else {"root": self.root}),
                 **({} if not self.assumptions else {"assumptions": self.assumptions}),
@@ -1316,7 +1307,7 @@ class Report:
                     f"proven by {len(self.parts)} part file{'' if len(self.parts) == 1 else 's'}): {self.statement()}")
         if self.valid:
             return f"{self.file}: valid lower bound: {self.statement()}"
-        return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
+        return self.failure()
 
 
 def _steps(path, permuted: bool) -> str:
@@ -1337,7 +1328,7 @@ def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
     and about its root's set (report.root, for a part). Only combine() says what is proven."""
     report = Report(file)
     report.sha256 = hashlib.sha256(raw).hexdigest()
-    try:
+    with report.checking():
         buf, size = reader.text(raw, MAX_BYTES), len(raw)
         del raw
         doc = _read(buf)
@@ -1371,10 +1362,6 @@ def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
             report.weight_sum, report.support = int(proof.w.sum()), int((proof.w > 0).sum())
         report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
         report.claims, report.secrets, report.checked = claims, game.n, proof.stats
-    except Invalid as e:
-        report.status, report.error = EXIT_INVALID, str(e)
-    except MemoryError:
-        report.status, report.error = EXIT_UNUSABLE, "out of memory"
     return report
 
 
@@ -1568,9 +1555,7 @@ def progress_printer(err):
 
 
 def reports_json(reports) -> bytes:
-    doc = {"report_version": REPORT_VERSION, "tool": "certify.verify_bound",
-           "results": [r.to_json() for r in reports]}
-    return (json.dumps(doc, indent=2, ensure_ascii=True) + "\n").encode()
+    return reader.reports_json("certify.verify_bound", reports)
 
 
 def run(files, as_json=False, out=None, err=None, parts=(), jobs: int = 1) -> int:

@@ -51,7 +51,6 @@ except ImportError:  # run as a script: python certify/verify_mixed.py (or runpy
 FORMAT = "mastermind-mixed-strategy"
 VERSION = 1
 MIX = "peg-and-colour-permutations"
-REPORT_VERSION = 1
 MAX_BYTES = 64 << 20
 MAX_CODES = 10_000
 MAX_TREES = 1_000
@@ -65,7 +64,7 @@ MAX_COMMON_DIGITS = 1000
 MAX_META_DEPTH = reader.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
-_short, _what, _display = reader.short, reader.what, reader.display
+_short, _what = reader.short, reader.what
 _TOP = ("format", "version", "game", "mix", "claims", "strategies")
 
 
@@ -158,13 +157,11 @@ def _load(raw: bytes):
     return doc, buf
 
 
-class Report:
+class Report(reader.Report):
     """Outcome of checking one file."""
 
     def __init__(self, file: str) -> None:
-        self.file = _display(file)
-        self.status = EXIT_VALID
-        self.error: str | None = None
+        super().__init__(file)
         self.game: dict | None = None
         self.claims: dict | None = None
         self.value: Fraction | None = None  # the claimed value
@@ -172,14 +169,8 @@ class Report:
         self.strategies: int | None = None
         self.orbits: list | None = None  # [{"orbit", "codes", "expected"}]
 
-    @property
-    def valid(self) -> bool:
-        return self.status == EXIT_VALID
-
     def to_json(self) -> dict:
-        return {"file": self.file, "valid": self.valid,
-                "status": ("valid", "invalid", "unusable")[self.status], "exit_code": self.status,
-                "error": self.error, "game": self.game, "claims": self.claims, "strategies": self.strategies,
+        return {**super().to_json(), "game": self.game, "claims": self.claims, "strategies": self.strategies,
                 "maximum": None if self.maximum is None else _text(self.maximum),
                 "orbits": self.orbits}
 
@@ -198,7 +189,7 @@ class Report:
     def line(self) -> str:
         if self.valid:
             return f"{self.file}: valid mixed strategy: {self.statement()}"
-        return f"{self.file}: {'invalid' if self.status == EXIT_INVALID else 'unusable'}: {self.error}"
+        return self.failure()
 
 
 def _check(doc, buf: bytes, report: Report) -> None:
@@ -304,24 +295,16 @@ def _check(doc, buf: bytes, report: Report) -> None:
 
 def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
     report = Report(file)
-    try:
+    with report.checking():
         _check(*_load(raw), report)
-    except Invalid as e:
-        report.status, report.error = EXIT_INVALID, str(e)
-    except MemoryError:
-        report.status, report.error = EXIT_UNUSABLE, "out of memory"
     return report
 
 
 def check_document(doc, file: str = "<document>") -> Report:
     """Check a document made in memory (dicts and lists), through its JSON bytes."""
-    try:
-        raw = json.dumps(doc, ensure_ascii=False).encode("utf-8", "surrogatepass")
-    except (TypeError, ValueError) as e:
-        report = Report(file)
-        report.status, report.error = EXIT_INVALID, f"not a JSON document ({reader.one_line(e)})"
-        return report
-    return check_bytes(raw, file)
+    report = Report(file)
+    raw = reader.encoded(doc, report)
+    return report if raw is None else check_bytes(raw, file)
 
 
 def check_file(path, on_wait=None) -> Report:
@@ -331,9 +314,7 @@ def check_file(path, on_wait=None) -> Report:
 
 
 def reports_json(reports) -> bytes:
-    doc = {"report_version": REPORT_VERSION, "tool": "certify.verify_mixed",
-           "results": [r.to_json() for r in reports]}
-    return (json.dumps(doc, indent=2, ensure_ascii=True) + "\n").encode()
+    return reader.reports_json("certify.verify_mixed", reports)
 
 
 def run(files, as_json=False, out=None, err=None) -> int:
