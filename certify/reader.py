@@ -591,6 +591,37 @@ def document(buf: bytes, value, meta: "Meta"):
     return kind, keys, repeated
 
 
+def fields(buf: bytes, head, key: str, read, meta: "Meta | None" = None):
+    """A document's top-level fields as a dict (a Dup when a key repeats), each key's first value:
+    the ``head`` fields built, ``key``'s value by ``read(start)`` -> (value, end) when it is an
+    array, else its type or value (``value``: enough for the error); any other field checked within
+    the metadata budget (``meta``'s, if given), never built (None), its first problem under the
+    key None. A top-level value that is not an object: its type (a Span)."""
+    doc, meta = {}, meta or Meta()
+
+    def member(name: str, start: int) -> int:
+        if name in head:
+            end = header(buf, start, name)[0]
+            doc.setdefault(name, build(buf, start, end))
+        elif name == key and buf[start] == ord("["):
+            got, end = read(start)
+            doc.setdefault(name, got)
+        elif name == key:
+            end = skip(buf, start, level=2)[0]
+            doc.setdefault(name, value(buf, start, end))
+        else:
+            end = meta.skip(buf, start, field("", name))
+            doc.setdefault(name, None)
+        return end
+
+    kind, _, repeated = document(buf, member, meta)
+    if kind != "object":
+        return Span(kind)
+    doc = checked_object(doc, repeated)
+    doc[None] = meta.problem
+    return doc
+
+
 class Meta:
     """The metadata budget of one file: every field a checker does not interpret is checked by
     ``skip`` within what is left of MAX_META_BYTES, nested at most MAX_META_DEPTH levels; the first

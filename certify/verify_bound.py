@@ -226,32 +226,9 @@ def _checked(nodes: _Nodes) -> _Nodes:
 
 
 def _read(buf: bytes):
-    """The document as a dict of its top-level fields (a Dup when a key repeats): the header fields
-    built, "nodes" as _Nodes when it is an array; the metadata checked, never built (its first
-    problem under the key None). A top-level value that is not an object: its type (a Span)."""
-    doc, meta = {}, reader.Meta()
-
-    def value(key: str, start: int) -> int:
-        if key in _HEAD:
-            end = reader.header(buf, start, key)[0]
-            doc.setdefault(key, reader.build(buf, start, end))
-        elif key == "nodes" and buf[start] == ord("["):
-            nodes, end = _spans(buf, start)
-            doc.setdefault(key, nodes)
-        elif key == "nodes":  # not an array: its type (or value) is enough for the error
-            end = reader.skip(buf, start, level=2)[0]
-            doc.setdefault(key, reader.value(buf, start, end))
-        else:
-            end = meta.skip(buf, start, reader.field("", key))
-            doc.setdefault(key, None)
-        return end
-
-    kind, keys, repeated = reader.document(buf, value, meta)
-    if kind != "object":
-        return reader.Span(kind)
-    doc = reader.checked_object(doc, repeated)
-    doc[None] = meta.problem
-    return doc
+    """The document as a dict of its top-level fields (reader.fields): the header fields built,
+    "nodes" as _Nodes when it is an array."""
+    return reader.fields(buf, _HEAD, "nodes", lambda start: _spans(buf, start))
 
 
 def parse(raw: bytes):

@@ -65,7 +65,7 @@ MAX_META_DEPTH = reader.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
 _short, _what = reader.short, reader.what
-_TOP = ("format", "version", "game", "mix", "claims", "strategies")
+_HEAD = ("format", "version", "game", "mix", "claims")
 
 
 Invalid = reader.Invalid  # the file is wrong; the message says what and where
@@ -110,8 +110,7 @@ def _load(raw: bytes):
     """(the document's fields, its text): through the reader, the header fields built, each
     strategy's probability built and its tree's span kept (a tree is read by verify.py when its
     turn comes), the metadata checked, never built (its first problem under the key None)."""
-    buf = reader.text(raw, MAX_BYTES)
-    doc, meta = {}, reader.Meta()
+    buf, meta, items = reader.text(raw, MAX_BYTES), reader.Meta(), []
 
     def strategy(i: int, start: int) -> int:
         if buf[start] != ord("{"):
@@ -133,28 +132,11 @@ def _load(raw: bytes):
         items.append(reader.checked_object(item, repeated))
         return end
 
-    def value(key: str, start: int) -> int:
-        if key in _TOP[:5]:  # (built: each at most reader.MAX_FIELD_BYTES of JSON)
-            end = reader.header(buf, start, key)[0]
-            doc.setdefault(key, reader.build(buf, start, end))
-        elif key == "strategies" and buf[start] == ord("["):
-            end = reader.members(buf, start, strategy)[0]
-            doc.setdefault(key, items)
-        elif key == "strategies":  # not an array: its type (or value) is enough for the error
-            end = reader.skip(buf, start, level=2)[0]
-            doc.setdefault(key, reader.value(buf, start, end))
-        else:
-            end = meta.skip(buf, start, reader.field("", key))
-            doc.setdefault(key, None)
-        return end
+    def strategies(start: int):
+        return items, reader.members(buf, start, strategy)[0]
 
-    items: list = []
-    kind, keys, repeated = reader.document(buf, value, meta)
-    if kind != "object":
-        return reader.Span(kind), buf
-    doc = reader.checked_object(doc, repeated)
-    doc[None] = meta.problem
-    return doc, buf
+    # (the header fields built: each at most reader.MAX_FIELD_BYTES of JSON)
+    return reader.fields(buf, _HEAD, "strategies", strategies, meta), buf
 
 
 class Report(reader.Report):
