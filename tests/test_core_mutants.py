@@ -590,3 +590,266 @@ def test_a_json_report_goes_to_stdout_s_bytes_whatever_its_text_encoding(tmp_pat
     assert verify.run([str(odd)], as_json=True, out=out, err=io.StringIO()) == 0
     doc = json.loads(binary.getvalue().decode("utf-8"))
     assert doc["results"][0]["file"] == str(odd) and doc["results"][0]["valid"]
+
+
+# -- verify_bound: what a report says, the command line and split proofs ------------------------------
+
+BOUNDS = CERTS / "bounds"
+
+
+@pytest.mark.parametrize("name, statement", [
+    ("total-2x2.json", "every strategy for 2x2 needs >= 8 guesses in total (mean 2.0000) over the 4 secrets"),
+    ("total-2x5-max4.json", "every strategy for 2x5 within 4 guesses needs >= 81 guesses in total (mean 3.2400) "
+                            "over the 25 secrets"),
+    ("total-3x4-norep.json", "every strategy for 3x4 without repetition (secrets and guesses of distinct colours) "
+                             "needs >= 72 guesses in total (mean 3.0000) over the 24 secrets"),
+    ("worst-case-3x3.json", "every strategy for 3x3 needs >= 4 guesses for some secret"),
+    ("total-3x3-max4-count-first.json", "every strategy for 3x3 within 4 guesses has >= 1 secret needing 4 "
+                                        "guesses; one with exactly 1 needs >= 73 guesses in total (mean 2.7037)"),
+    ("total-2x5-max4-count-first.json", "every strategy for 2x5 within 4 guesses has >= 11 secrets needing 4 "
+                                        "guesses; one with exactly 11 needs >= 81 guesses in total (mean 3.2400)"),
+    ("total-3x3-max4-count.json", "every strategy for 3x3 within 4 guesses needs >= 73 guesses in total (mean "
+                                  "2.7037) over the 27 secrets; one with exactly 73 has >= 1 secret needing 4 guesses"),
+    ("total-2x5-max4-count.json", "every strategy for 2x5 within 4 guesses needs >= 81 guesses in total (mean "
+                                  "3.2400) over the 25 secrets; one with exactly 81 has >= 11 secrets needing 4 guesses"),
+])
+def test_a_valid_lower_bound_says_what_it_proves_in_words(name, statement):
+    path = BOUNDS / name
+    report = verify_bound.check_file(str(path))
+    assert report.line() == f"{path}: valid lower bound: {statement}"
+
+
+def _split(tmp_path, name="total-3x3.json", depth=1):
+    from certify.proofparts import write_split
+
+    summary = write_split(BOUNDS / name, tmp_path / "parts", depth=depth)
+    return Path(summary["main"]), [Path(p) for p in summary["parts"]]
+
+
+def test_a_split_proof_is_checked_with_its_parts_given_one_by_one_or_as_a_folder(tmp_path, capsys):
+    import hashlib
+
+    main, parts = _split(tmp_path)
+    assert verify_bound.main([str(main), *[x for p in parts for x in ("--part", str(p))]]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{main}: valid lower bound, a split proof (") and err == ""
+    assert verify_bound.main(["--json", str(main), "--parts", str(main.parent)]) == 0
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    assert result["file"] == str(main) and result["secrets"] == 27 and result["valid"]
+    assert result["sha256"] == hashlib.sha256(main.read_bytes()).hexdigest()
+    assert sorted(p["file"] for p in result["parts"]) == sorted(map(str, parts))
+    assert verify_bound.main([str(main)]) == 1  # alone: its lemmas are not proven
+    assert "not proven" in capsys.readouterr().err
+
+
+def test_a_parts_folder_that_cannot_be_read_is_one_line_and_status_2(tmp_path, capsys):
+    main, _ = _split(tmp_path)
+    assert verify_bound.main([str(main), "--parts", str(tmp_path / "nowhere")]) == 2
+    assert capsys.readouterr().err == (f"verify_bound: cannot read parts folder {tmp_path / 'nowhere'}: "
+                                       "No such file or directory\n")
+
+
+def test_the_lower_bound_checker_s_help_names_its_options():
+    import contextlib
+
+    out = io.StringIO()
+    with pytest.raises(SystemExit), contextlib.redirect_stdout(out):
+        verify_bound.main(["--help"])
+    help_text = " ".join(out.getvalue().split())
+    for option in ("--part PART", "--parts DIR", "--jobs N", "a part file of a split proof (repeatable)",
+                   "a folder of part files (*.json, *.json.gz)", "check the files in N processes"):
+        assert option in help_text
+
+
+def test_a_pipe_among_several_files_still_gets_its_waiting_note(tmp_path):
+    """Several files checked in this process by default (jobs=1): a pipe's note reaches on_wait."""
+    fifo, thread = _fifo_with_writer(tmp_path, BOUND.read_bytes(), 1.3)
+    notes = []
+    reports = verify_bound.check_split([str(fifo), str(BOUND)], on_wait=notes.append)
+    thread.join(10)
+    assert [r.valid for r in reports] == [True, True]
+    assert notes == [f"{fifo}: waiting for data from the pipe (Ctrl-C to stop)"]
+
+
+def test_files_checked_in_several_processes_are_reported_in_the_order_given(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"[1,]")
+    files = [BOUND, BOUNDS / "total-3x3.json", bad, BOUNDS / "worst-case-3x3.json", tmp_path / "missing.json"]
+    reports = verify_bound.check_split([str(f) for f in files], jobs=2)
+    assert [r.file for r in reports] == [str(f) for f in files]
+    assert [r.status for r in reports] == [0, 0, 1, 0, 2]
+    assert [r.secrets for r in reports] == [4, 27, None, 27, None]
+
+
+def test_a_permuted_lemma_reference_pays_for_its_image_an_unpermuted_one_does_not():
+    """The work a file is charged (its budget; "checked": {"work"} in the report): a lemma reference
+    with a permutation pays for the image of its class (IMAGE_COST + IMAGE_PER_SECRET a secret)."""
+    from certify.proofparts import split
+
+    main, _ = split(json.loads((BOUNDS / "total-3x3.json").read_text()), depth=1)
+    doc = json.loads(main)
+    plain = verify_bound.verdict_bytes(main)
+    refs = [r for e in doc["nodes"][0]["guesses"].values() for r in e.values() if isinstance(r, dict) and "lemma" in r]
+    assert len(refs) == 1 and plain.valid
+    refs[0]["perm"] = {"pegs": [0, 1, 2], "colors": [0, 1, 2]}
+    permuted = verify_bound.verdict_bytes(json.dumps(doc).encode())
+    assert permuted.valid and permuted.assumptions == plain.assumptions
+    secrets = plain.assumptions[0]["secrets"]
+    assert permuted.checked["work"] - plain.checked["work"] == verify_bound.IMAGE_COST + verify_bound.IMAGE_PER_SECRET * secrets
+
+
+def test_the_progress_line_is_redrawn_in_place_and_ended_once():
+    err = io.StringIO()
+    show = verify_bound.progress_printer(err)
+    show(3, 10)
+    show(7, 10)
+    show(None, 10)
+    assert err.getvalue() == "\rchecked 3/10 nodes\rchecked 7/10 nodes\n"
+
+
+def test_a_parsed_proof_s_nodes_are_the_decoder_s_items_by_index():
+    """parse() (used by `certify why` on the bytes the checker accepted) builds a node when asked."""
+    raw = (BOUNDS / "worst-case-3x3.json").read_bytes()
+    nodes, expected = verify_bound.parse(raw)["nodes"], json.loads(raw)["nodes"]
+    assert len(nodes) == len(expected) > 2
+    assert [nodes[0], nodes[1], nodes[-1]] == [expected[0], expected[1], expected[-1]]
+    assert list(nodes) == expected
+    with pytest.raises(IndexError):
+        nodes[len(expected)]
+
+
+# -- verify: reports, --max-guesses, the tree kept, the first problem of a node -------------------------
+
+def test_a_strategy_report_with_max_guesses_says_the_bound_in_words_and_in_json():
+    report = verify.verify_file(str(STRATEGY), max_guesses=5)
+    assert report.line() == f"{STRATEGY}: valid: 27 secrets of 3x3, max 4 guesses (<= 5 as asked), total 74"
+    doc = report.to_json()
+    assert doc["file"] == str(STRATEGY) and doc["max_guesses_bound"] == 5
+    assert sorted(doc) == ["claims", "error", "exit_code", "file", "game", "max_guesses_bound", "replayed",
+                           "status", "strategy", "valid"]
+    assert verify.verify_file(str(STRATEGY)).line() == f"{STRATEGY}: valid: 27 secrets of 3x3, max 4 guesses, total 74"
+
+
+def test_max_guesses_on_the_command_line_is_a_whole_number_of_at_least_one(capsys):
+    assert verify.main(["--max-guesses", "4", str(STRATEGY)]) == 0
+    assert "(<= 4 as asked)" in capsys.readouterr().out
+    assert verify.main(["--max-guesses", "3", str(STRATEGY)]) == 1
+    assert "more than --max-guesses 3" in capsys.readouterr().err
+    for value, words in (("x", "expected a whole number, got 'x'"), ("0", "expected a number >= 1, got 0")):
+        with pytest.raises(SystemExit) as stop:
+            verify.main(["--max-guesses", value, str(STRATEGY)])
+        assert stop.value.code == 2 and words in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        verify.main(["--help"])
+    assert "--max-guesses K" in capsys.readouterr().out
+
+
+def test_a_verified_file_keeps_its_document_only_when_asked():
+    assert verify.verify_file(str(STRATEGY)).document is None
+    kept = verify.verify_file(str(STRATEGY), keep=True).document
+    doc = json.loads(STRATEGY.read_text())  # the fields the verifier reads (not the metadata: "generator")
+    assert kept == {k: doc[k] for k in ("format", "version", "game", "strategy", "claims", "tree")}
+
+
+@pytest.mark.parametrize("fields, error", [
+    ('"x": 1, "y": 2', "at root: node: unknown field 'x'"),
+    ('"y": 2, "x": 1', "at root: node: unknown field 'y'"),
+    ('"x": 1, "x": 2, "y": 1, "y": 2', "at root: duplicate key 'x' in node"),
+])
+def test_of_two_problems_of_the_same_kind_in_a_node_the_first_is_named(fields, error):
+    raw = STRATEGY.read_bytes()
+    doc = json.loads(raw)
+    doc["tree"] = {"guess": doc["tree"]["guess"], "PLACE": 0, "next": doc["tree"]["next"]}
+    raw = json.dumps(doc).encode().replace(b'"PLACE": 0', fields.encode())
+    assert verify.verify_bytes(raw).error == error
+
+
+def test_the_orbit_of_a_code_is_its_colours_numbers_of_occurrences():
+    assert verify.orbit_key("0012") == (2, 1, 1) and verify.orbit_key("aaab") == (3, 1)
+    assert verify.orbit_key("0123") == (1, 1, 1, 1) and verify.orbit_key("") == ()
+
+
+def test_read_input_gives_a_file_s_bytes():
+    assert verify.read_input(str(STRATEGY)) == STRATEGY.read_bytes()
+
+
+@pytest.mark.parametrize("name", ["verify", "verify_bound"])
+def test_a_pipe_checked_by_run_gets_one_note_on_stderr(name, tmp_path):
+    module, good = MAINS[name]
+    fifo, thread = _fifo_with_writer(tmp_path, good.read_bytes(), 1.3)
+    out, err = io.StringIO(), io.StringIO()
+    assert module.run([str(fifo)], out=out, err=err) == 0
+    thread.join(10)
+    assert err.getvalue() == f"{fifo}: waiting for data from the pipe (Ctrl-C to stop)\n"
+    assert out.getvalue().startswith(f"{fifo}: valid")
+
+
+def test_a_certificate_given_as_bytes_is_named_so():
+    report = verify.verify_bytes(STRATEGY.read_bytes())
+    assert report.file == "<bytes>" and report.line().startswith("<bytes>: valid: 27 secrets")
+
+
+def test_the_strategy_verifier_s_json_report_is_utf_8_with_names_unescaped(tmp_path):
+    pytest.importorskip("orjson")
+    odd = tmp_path / "é.json"
+    odd.write_bytes(STRATEGY.read_bytes())
+    raw = verify.reports_json([verify.verify_file(str(odd))])
+    assert str(odd).encode() in raw and raw.endswith(b"}\n")
+    assert json.loads(raw)["results"][0]["file"] == str(odd)
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _combined(main: bytes, parts) -> "verify_bound.Report":
+    return verify_bound.combine(verify_bound.verdict_bytes(main, "main.json"),
+                                [verify_bound.verdict_bytes(p, f"part-{k}.json") for k, p in enumerate(parts)])
+
+
+def test_a_part_about_a_permuted_other_set_is_named_with_its_permutation():
+    from certify.proofparts import split
+
+    main, (part,) = split(json.loads((BOUNDS / "total-3x3.json").read_text()), depth=1)
+    doc = json.loads(part)
+    doc["root"]["perm"] = {"pegs": [0, 2, 1], "colors": [0, 1, 2]}  # still a valid part, of another set
+    other = json.dumps(doc).encode()
+    report = _combined(main.replace(_sha(part).encode(), _sha(other).encode()), [other])
+    assert report.error.endswith(": part part-0.json does not prove it: it is about another set of secrets "
+                                 "(6 secrets at 001 -(2,0)-> (then permuted), the class has 6)")
+
+
+def test_a_part_of_an_at_max_claim_in_the_other_order_is_of_another_kind():
+    """(total, at_max) and (at_max, total) claims: the same set, bounds in other units."""
+    from certify.proofparts import split
+
+    main, parts = split(json.loads((BOUNDS / "total-3x3-max4-count.json").read_text()), depth=1)
+    assert _combined(main, parts).valid
+    _, others = split(json.loads((BOUNDS / "total-3x3-max4-count-first.json").read_text()), depth=1)
+    path = json.loads(parts[0])["root"]["path"]
+    twin = next(p for p in others if json.loads(p)["root"]["path"] == path)
+    report = _combined(main.replace(_sha(parts[0]).encode(), _sha(twin).encode()), [twin] + parts[1:])
+    assert not report.valid and "its claims are of another kind" in report.error
+
+
+@pytest.mark.parametrize("name, lemma", [
+    ("total-3x3.json", "every strategy for the 6 secrets of 3x3 at 001 -(2,0)-> needs >= 12 guesses in total"),
+    ("worst-case-3x3.json", "every strategy for the 6 secrets of 3x3 at 001 -(2,0)-> needs >= 3 guesses for some of them"),
+    ("total-2x5-max4.json", "every strategy for the 8 secrets of 2x5 at 01 -(1,0)-> within the 3 guesses left needs "
+                            ">= 21 guesses in total"),
+    ("total-3x3-max4-count.json", "every strategy for the 6 secrets of 3x3 at 001 -(2,0)-> within the 3 guesses left "
+                                  "costs >= 337 (a cost as in an at_max claim, total first)"),
+    ("total-3x3-max4-count-first.json", "every strategy for the 6 secrets of 3x3 at 012 -(0,2)-> within the 3 guesses "
+                                        "left costs >= 122 (a cost as in an at_max claim, at_max first)"),
+    ("total-3x4-norep.json", "every strategy for the 6 secrets of 3x4 without repetition at 012 -(1,1)-> needs >= 13 "
+                             "guesses in total"),
+])
+def test_a_part_checked_alone_says_what_it_proves_about_its_set(name, lemma):
+    from certify.proofparts import split
+
+    _, parts = split(json.loads((BOUNDS / name).read_text()), depth=1)
+    report = verify_bound.check_bytes(parts[0], "part.json")
+    assert report.status == 1 and report.error == (
+        f"a part of a split proof, not a proof of a claim about the game: {lemma}; check it with its main file (--part)")
