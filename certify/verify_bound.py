@@ -215,14 +215,10 @@ def _spans(buf: bytes, start: int):
     starts, ends = np.concatenate(starts), np.concatenate(ends)
     if len(starts) == 1 and not buf[starts[0]:ends[0]].strip():
         starts, ends = starts[:0], ends[:0]  # []: no item
-    return _checked(_Nodes(buf, starts, ends)), end + 1
-
-
-def _checked(nodes: _Nodes) -> _Nodes:
-    long = np.flatnonzero(nodes.ends - nodes.starts > MAX_NODE_BYTES)
+    long = np.flatnonzero(ends - starts > MAX_NODE_BYTES)
     if len(long):
         raise Invalid(f"node {long[0]}: more than {MAX_NODE_BYTES} bytes of JSON (the limit for one node)")
-    return nodes
+    return _Nodes(buf, starts, ends), end + 1
 
 
 def _read(buf: bytes):
@@ -364,7 +360,10 @@ class Game:
 
     def canon(self, g: int, blocks) -> int:
         """The lowest code of g's orbit under the permutations of each list's colours in ``blocks``:
-        g's colours from each list, in order of first appearance, renamed to the list's first colours."""
+        g's colours from each list, in order of first appearance, renamed to the list's first colours.
+        It is the same for every code of the orbit, and it is in the orbit (a renaming within the
+        lists): a permutation P of the lists' colours that maps a node's set S onto S maps g's
+        classes onto P(g)'s, so g is refuted at S exactly when canon(g) is."""
         if not blocks:
             return g
         key = (g, blocks if type(blocks) is tuple else tuple(blocks))
@@ -406,10 +405,7 @@ def _inverse(perm):
 
 def _header(doc):
     """(game, claims) after checking every field outside the nodes."""
-    if type(doc) is not dict:
-        if type(doc) is _Dup:
-            raise Invalid(f"top level: duplicate key {_short(doc.duplicate)}")
-        raise Invalid(f"top level: expected object, got {_what(doc)}")
+    _typed(doc, dict, "top level")
     fmt = _get(doc, "format", str, "")
     if fmt != FORMAT:
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
@@ -798,7 +794,7 @@ class _Proof:
         elif self.w is not None:
             holds = self.wcount(self.w[S]) >= d
         else:
-            holds = self.cost(size, left) >= d or (left is not None and not game.fits(size, left))
+            holds = self.cost_list(left)[size] >= d or (left is not None and not game.fits(size, left))
         if holds and not entries:
             self.stats["counting_nodes"] += 1
         self.stats["guesses"] += len(entries) if holds else game.n
@@ -812,7 +808,8 @@ class _Proof:
             self.defer(i, S, d, left)  # a leaf where counting refutes every guess outside S
             return
         same = {g: entry for g, entry in entries.items() if entry[0] == "same"}
-        target = {g: self.target(h, entries, blocks) for g, (_, h, _) in same.items()}
+        # The guess refuted directly for a same_as target h: h when h has an entry, else canon(h).
+        target = {g: h if h in entries else game.canon(h, blocks) for g, (_, h, _) in same.items()}
         # The guesses refuted directly, each by its own partition: every children entry (its
         # references define the children's sets, whatever counting says) and every same_as
         # target; then, unless counting settles the whole node, every lowest code of an orbit
@@ -829,7 +826,7 @@ class _Proof:
                 counted = (int(self.w[S].sum()) + self.wclasses(S, np.arange(game.n)).sum(axis=1)
                            >= min(d, self.cap))
             left_over = [] if counted.all() else np.flatnonzero(~counted).tolist()
-            direct.update(c for c in ({self.canon(g, blocks) for g in left_over} if blocks else left_over)
+            direct.update(c for c in ({game.canon(g, blocks) for g in left_over} if blocks else left_over)
                           if c not in same)
         self.spend(i, sum(size + GUESS_COST for g in direct if not holds and g not in entries and not counted[g])
                    + self.image_cost(size) * len({perm for _, _, perm in same.values()}))
@@ -888,18 +885,6 @@ class _Proof:
                                   f"does not map the node's set onto itself ({outside} is in the "
                                   "image, not in the set)")
 
-    def canon(self, g: int, blocks) -> int:
-        """The lowest code of g's orbit under the permutations of each list's colours: g's colours
-        from each list, in order of first appearance, renamed to the list's first colours. It is
-        the same for every code of the orbit, and it is in the orbit (a renaming within the lists):
-        a permutation P of the lists' colours maps S onto S and g's classes onto P(g)'s, so g is
-        refuted exactly when canon(g) is."""
-        return self.game.canon(g, blocks)
-
-    def target(self, h: int, entries: dict, blocks) -> int:
-        """The guess refuted directly for a same_as target h: h when h has an entry, else canon(h)."""
-        return h if h in entries else self.canon(h, blocks)
-
     def costs(self, r) -> np.ndarray:
         """Counting's bound on the cost of k secrets with r guesses left, for k = 0..n: the least
         total (countTotal), and with at_max weighted, plus 1 for each secret beyond the N(r - 1)
@@ -916,9 +901,6 @@ class _Proof:
         if ("list", r) not in self.costs_at:
             self.costs_at[("list", r)] = self.costs(r).tolist()
         return self.costs_at[("list", r)]
-
-    def cost(self, size: int, r) -> int:
-        return self.cost_list(r)[size]
 
     def wcount(self, weights) -> int:
         """countW: the least sum of w x guesses for secrets of these weights, by counting: the
