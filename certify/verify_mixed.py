@@ -175,10 +175,7 @@ class Report(reader.Report):
 
 
 def _check(doc, buf: bytes, report: Report) -> None:
-    if type(doc) not in (dict, reader.Dup):
-        raise Invalid(f"top level: expected object, got {_what(doc)}")
-    if type(doc) is reader.Dup:
-        raise Invalid(f"top level: duplicate key {_short(doc.duplicate)}")
+    reader.typed(doc, dict, "top level")
     fmt = _get(doc, "format", str)
     if fmt != FORMAT:
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
@@ -197,9 +194,8 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"game.colors: must be from 2 to {len(verify.ALPHABET)}, got {_short(colors)}")
     if not repetition and pegs > colors:
         raise Invalid(f"game: {pegs} pegs without repetition need at least as many colors, got {colors}")
-    if pegs > 64 or verify._n_codes(pegs, colors, repetition) > MAX_CODES:
+    if pegs > 64 or (n := verify._n_codes(pegs, colors, repetition)) > MAX_CODES:
         raise Invalid(f"game: too many codes to check (limit {MAX_CODES})")
-    n = verify._n_codes(pegs, colors, repetition)
     report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
     mix = _get(doc, "mix", str)
     if mix != MIX:
@@ -223,10 +219,7 @@ def _check(doc, buf: bytes, report: Report) -> None:
     nodes = 0
     for i, item in enumerate(strategies):
         where = f"strategies[{i}]"
-        if type(item) not in (dict, reader.Dup):
-            raise Invalid(f"{where}: expected object, got {_what(item)}")
-        if type(item) is reader.Dup:
-            raise Invalid(f"{where}: duplicate key {_short(item.duplicate)}")
+        reader.typed(item, dict, where)
         _only(item, ("probability", "tree"), where)
         if "probability" not in item:
             raise Invalid(f"{where}: missing field 'probability'")
