@@ -295,14 +295,14 @@ def only(obj: dict, allowed, where: str) -> None:
         raise Invalid(f"{where}: unknown field {short(extra[0])}")
 
 
-def value(buf: bytes, start: int, end: int):
+def value(buf: bytes, start: int, end: int = -1):
     """The value of a span this module checked: built when a scalar (short: a string of at most
-    MAX_STRING bytes, a number of at most MAX_INT_DIGITS digits), its type and span (a Span) when an
-    object or array, which may be huge."""
+    MAX_STRING bytes, a number of at most MAX_INT_DIGITS digits; ``end`` found here when not given),
+    its type and span (a Span) when an object or array, which may be huge."""
     kind = KIND.get(buf[start])
     if kind in ("object", "array"):
         return Span(kind, start, end)
-    return build(buf, start, end)
+    return build(buf, start, end if end >= 0 else TOKEN.match(buf, start).end())
 
 
 def checked_object(fields: dict, repeated):

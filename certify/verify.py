@@ -256,20 +256,6 @@ class _Doc:
         """The string whose token starts at ``at``."""
         return reader.decode_string(reader.TOKEN.match(self.buf, at).group(reader.STRING))
 
-    def value(self, at: int):
-        """The scalar at ``at`` (a string, number, boolean or null), or its type's name for an
-        object or array (never built: it may be huge)."""
-        first = self.buf[at]
-        if first in (ord("{"), ord("[")):
-            return _Container(reader.KIND[first])
-        m = reader.TOKEN.match(self.buf, at)
-        kind = m.lastindex
-        if kind == reader.STRING:
-            return reader.decode_string(m.group(reader.STRING))
-        if kind == reader.NUMBER:
-            return reader.number(m.group(4), m.group(5))
-        return {b"true": True, b"false": False, b"null": None}[m.group(reader.LITERAL)]
-
 
 def _parse(raw: bytes) -> _Doc:
     return _read(reader.text(raw, MAX_BYTES))
@@ -427,18 +413,16 @@ def _header(doc: _Doc) -> dict:
             continue
         out[key] = reader.build(doc.buf, *doc.fields[key])
     if doc.tree_at >= 0:
-        out["tree"] = doc.value(doc.tree_at)
+        out["tree"] = reader.value(doc.buf, doc.tree_at)
     return reader.checked_object(out, doc.duplicate)
 
 
 def _check_header(doc: _Doc, report: Report):
     if doc.kind != "object":
         raise Invalid(f"top level: expected object, got {doc.kind}")
-    header = _header(doc)
-    if type(header) is _Dup:
-        raise Invalid(f"top level: duplicate key {_short(header.duplicate)}")
-    meta = {k: v for k, v in header.items() if k != "tree"}
-    doc_fields = header
+    doc_fields = _header(doc)
+    if type(doc_fields) is _Dup:
+        raise Invalid(f"top level: duplicate key {_short(doc_fields.duplicate)}")
     fmt = _get(doc_fields, "format", str)
     if fmt != FORMAT:
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
@@ -495,7 +479,7 @@ def _check_header(doc: _Doc, report: Report):
     if doc.meta_error is not None:  # the first problem outside the tree (reader.skip, reader.Meta)
         raise Invalid(doc.meta_error)
     report.strategy = {"name": name} if params is None else {"name": name, "params": params}
-    report.header = meta
+    report.header = {k: v for k, v in doc_fields.items() if k != "tree"}
     return pegs, colors, repetition
 
 
@@ -535,7 +519,7 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
             raise Invalid(f"at {where}: tree deeper than {MAX_DEPTH} guesses")
         if guess_at[node] < 0:
             raise Invalid(f"at {where}: node has no 'guess'")
-        guess = doc.value(guess_at[node])
+        guess = reader.value(buf, guess_at[node])
         if type(guess) is not str:
             raise Invalid(f"at {where}: guess must be a string, got {_what(guess)}")
         if len(guess) != pegs:
@@ -572,7 +556,7 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
             raise Invalid(f"at {where} {guess}: {doc.late}")
         if buf[next_at[node]] != ord("{"):
             raise Invalid(f"at {where} {guess}: 'next' must be an object, "
-                          f"got {_typename(doc.value(next_at[node]))}")
+                          f"got {_typename(reader.value(buf, next_at[node]))}")
         if first[node] < 0:
             raise Invalid(f"at {where} {guess}: 'next' is empty (omit it when the guess ends the game)")
         seen = set()
