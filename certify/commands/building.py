@@ -21,7 +21,7 @@ def cmd_build(args) -> int:
         from .optimal import cmd_build_optimal
 
         return cmd_build_optimal(args)
-    for name in ("max_guesses", "proof", "objective", "worst_proof"):
+    for name in ("max_guesses", "proof", "objective", "worst_proof", "checkpoint"):
         if getattr(args, name, None) is not None:
             raise CertifyError(f"--{name.replace('_', '-')} goes with 'build optimal'")
     game = game_of(args)
@@ -99,11 +99,15 @@ def register(sub) -> None:
                    help="optimal: least total among strategies that never use more than D guesses")
     p.add_argument("--proof", metavar="BOUND", help="optimal: also write the lower-bound proof of its total")
     p.add_argument("--objective", choices=("total", "worst,total", "total,max-count", "max-count,total"),
+                   metavar="OBJECTIVE",
                    help="optimal: what is least, compared in this order: total (the default); worst,total "
                         "(least worst case D, then least total within D); total,max-count (least total "
                         "within --max-guesses D, then fewest secrets needing D); max-count,total (fewest "
                         "secrets needing --max-guesses D, then least total within D)")
     p.add_argument("--worst-proof", metavar="BOUND",
                    help="optimal --objective worst,total: also write the worst-case proof of D")
+    p.add_argument("--checkpoint", metavar="DIR",
+                   help="optimal: keep every finished task of the search in DIR; after a stop, the same "
+                        "command resumes there and writes the same bytes (the split search, as with --workers)")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_build)

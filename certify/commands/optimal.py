@@ -84,13 +84,20 @@ def cmd_build_optimal(args) -> int:
     if objective == "worst,total":  # the least worst case first: the total is searched within it
         worst = exact.worst_case(game, progress=not args.quiet, say=say)
         limit = worst.proof["claims"]["worst_case"]
+    checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint and objective in COUNTING:
+        raise CertifyError(f"--objective {objective} runs in one process, without --checkpoint")
     try:
         if args.workers or address:  # the Dask add-on, imported only here
             from .. import distributed
 
             with distributed.run_tasks(args.workers, None if args.workers else address,
                                        progress=None if args.quiet else _tasks_done(say)) as run:
+                if checkpoint:
+                    run = _checkpointed(checkpoint, game, limit, run, say)
                 result = exact.total(game, limit, say=say, run=run)
+        elif checkpoint:  # the split search, its tasks kept as they finish
+            result = exact.total(game, limit, say=say, run=_checkpointed(checkpoint, game, limit, None, say))
         else:
             result = exact.total(game, limit, progress=not args.quiet, say=say,
                                  at_max=objective in COUNTING,
@@ -142,7 +149,7 @@ def cmd_build_optimal(args) -> int:
         first = f"fewest secrets needing {limit}: {count}, then "
     print(f"wrote {'standard output' if out == '-' else out}: {first}least total {total} "
           f"(mean {total / game.size:.4f}){then}, at most {claims['max_guesses']} guesses "
-          f"({result.searched} {'tasks' if args.workers or address else 'nodes searched'}, "
+          f"({result.searched} {'tasks' if args.workers or address or checkpoint else 'nodes searched'}, "
           f"{seconds:.1f} s)", file=to)
     shown_out = out if out != "-" else "FILE"
     if worst_file:
@@ -159,6 +166,15 @@ def cmd_build_optimal(args) -> int:
     elif worst:
         print("(--worst-proof FILE and --proof FILE write the pair of proofs)", file=to)
     return EXIT_OK
+
+
+def _checkpointed(folder, game, limit, inner, say):
+    """The split search's run(func, args), every finished task kept in ``folder`` (resumable)."""
+    from ..search.checkpoint import Checkpoint, describe
+
+    run = Checkpoint(folder, describe(game, limit), inner=inner, say=say)
+    say(f"checkpoint {folder}: finished tasks are kept there; run the same command again to resume")
+    return run
 
 
 def _tasks_done(say):

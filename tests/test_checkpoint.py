@@ -1,0 +1,100 @@
+"""Long searches survive a stop (`build optimal --checkpoint DIR`): killed mid-way and run again,
+the search resumes from the finished tasks and writes the same bytes as a run never stopped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import orjson
+import pytest
+
+from certify.errors import CertifyError
+from certify.game import Game
+from certify.search import split
+from certify.search.checkpoint import Checkpoint, decode, describe, encode, task_key
+
+from conftest import ROOT, run_cli
+
+COMMAND = ["build", "optimal", "--pegs", "4", "--colors", "6", "--proof", "p.json.gz", "-o", "s.json"]
+
+
+def test_results_come_back_from_the_checkpoint_as_they_were_computed():
+    game = Game(3, 4, True)
+    every = np.arange(game.size, dtype=np.int64)
+    result = split.class_task(game.key(), None, every[::3].tobytes(), 10**9)
+    assert decode(orjson.loads(orjson.dumps(encode(result)))) == result
+    odd = (b"\x00\xff", {3: (1, [2, None]), "3": True, (1, 2): {}}, [np.int64(7), False])
+    back = decode(orjson.loads(orjson.dumps(encode(odd))))
+    assert back == odd and type(back[1]["3"]) is bool and type(back[2][0]) is int
+    assert task_key(split.class_task, (1, b"a")) != task_key(split.class_task, (1, b"b"))
+    with pytest.raises(TypeError):
+        encode(1.5j)
+
+
+def test_a_folder_of_another_search_is_refused(tmp_path):
+    Checkpoint(tmp_path, describe(Game(4, 6, True), None))
+    Checkpoint(tmp_path, describe(Game(4, 6, True), None))  # the same search: resumed
+    with pytest.raises(CertifyError, match="holds the checkpoint of another search"):
+        Checkpoint(tmp_path, describe(Game(4, 6, True), 5))
+    meta = tmp_path / "checkpoint.json"
+    doc = orjson.loads(meta.read_bytes())
+    meta.write_bytes(orjson.dumps(dict(doc, code="0.0/0000")))
+    with pytest.raises(CertifyError, match="another version of certify"):
+        Checkpoint(tmp_path, describe(Game(4, 6, True), None))
+
+
+def test_an_unreadable_task_file_is_computed_again(tmp_path):
+    calls = []
+
+    def task(x):
+        calls.append(x)
+        return (x, {b"k": [x]})
+
+    run = Checkpoint(tmp_path, {"test": 1})
+    assert run(task, [(1,), (2,)]) == [(1, {b"k": [1]}), (2, {b"k": [2]})] and calls == [1, 2]
+    (tmp_path / f"task-{task_key(task, (2,))}.json").write_bytes(b'{"t": [2, {"d"')
+    assert run(task, [(1,), (2,)]) == [(1, {b"k": [1]}), (2, {b"k": [2]})] and calls == [1, 2, 2]
+    assert run.reused == 1 and run.computed == 3
+
+
+def test_checkpoint_goes_with_build_optimal_and_the_plain_objectives(tmp_path):
+    done = run_cli("build", "knuth", "--pegs", "3", "--colors", "3", "--checkpoint", tmp_path / "c")
+    assert done.returncode == 2 and "--checkpoint goes with 'build optimal'" in done.stderr
+    done = run_cli("build", "optimal", "--pegs", "3", "--colors", "3", "--objective", "max-count,total",
+                   "--max-guesses", "4", "--checkpoint", tmp_path / "c", "-o", tmp_path / "s.json")
+    assert done.returncode == 2 and "without --checkpoint" in done.stderr
+
+
+def test_a_search_killed_mid_way_resumes_and_writes_the_same_bytes(tmp_path):
+    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
+    whole.mkdir()
+    stopped.mkdir()
+    done = run_cli(*COMMAND, "--checkpoint", "tasks", cwd=whole)
+    assert done.returncode == 0, done.stderr
+    tasks = len(list((whole / "tasks").glob("task-*.json")))
+    assert tasks > 20
+    # the same search, killed (SIGKILL: nothing runs after it) once a few tasks are kept
+    proc = subprocess.Popen([sys.executable, "-m", "certify", *COMMAND, "--checkpoint", "tasks"], cwd=stopped,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    deadline = time.monotonic() + 120
+    while len(list((stopped / "tasks").glob("task-*.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL
+    kept = len(list((stopped / "tasks").glob("task-*.json")))
+    assert 3 <= kept < tasks and not (stopped / "s.json").exists()
+    done = run_cli(*COMMAND, "--checkpoint", "tasks", cwd=stopped)
+    assert done.returncode == 0, done.stderr
+    assert "tasks of this round from the checkpoint" in done.stderr
+    assert len(list((stopped / "tasks").glob("task-*.json"))) == tasks
+    for name in ("s.json", "p.json.gz"):
+        assert (stopped / name).read_bytes() == (whole / name).read_bytes(), name
+    # and the same bytes as the split search without a checkpoint (on two workers: test_search_split)
+    done = run_cli("verify", "s.json", "--optimal", "p.json.gz", cwd=stopped)
+    assert done.returncode == 0 and "optimal: total 5625 guesses = proven minimum 5625" in done.stdout
