@@ -45,8 +45,8 @@ def test_total_writes_proof_and_strategy(tmp_path):
     (["--worst", "--strategy-out", "x.json"], "--strategy-out goes with --total"),
     (["--worst", "--max-guesses", "4"], "--max-guesses goes with --total"),
     (["--total", "--max-guesses", "3"], "no strategy solves 3x3 within 3 guesses"),
-    (["--pegs", "5", "--colors", "6", "--total"], "the total search handles at most 5040"),
-    (["--pegs", "4", "--colors", "11", "--worst"], "the exact search handles at most 10000"),
+    (["--pegs", "5", "--colors", "7", "--total"], "the total search handles at most 7776"),
+    (["--pegs", "6", "--colors", "6", "--worst"], "the exact search handles at most 32768"),
 ])
 def test_mistakes(args, message, tmp_path):
     base = ["bound", "--pegs", "3", "--colors", "3", "-o", str(tmp_path / "o.json")]

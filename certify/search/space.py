@@ -13,8 +13,9 @@ import numpy as np
 from ..errors import CertifyError
 from ..game import Game
 
-#: The search keeps the whole (codes x codes) feedback matrix: 5040 codes are 25 MB.
-MAX_SEARCH_CODES = 10_000
+#: The search keeps the whole (codes x codes) feedback matrix, one byte a pair: 5040 codes are 25 MB,
+#: 5x7 (16,807 codes) 282 MB, 5x8 (32,768 codes, the limit) 1 GiB.
+MAX_SEARCH_CODES = 32_768
 
 
 class Space:

@@ -51,8 +51,9 @@ from .proof import ProofWriter
 from .space import Space
 from .symmetry import Alike
 
-#: Up to Bulls and Cows (5040 codes); 4x6 takes seconds, bigger games minutes or more.
-MAX_TOTAL_CODES = 5040
+#: Up to 5x6 (7,776 codes); 4x6 takes seconds, Bulls and Cows (5040) a minute, 4x8 (4096) with its
+#: proof about a minute and 0.6 GB, bigger games minutes to hours (docs/atlas.md, "Limits").
+MAX_TOTAL_CODES = 7776
 #: The bound of a node no strategy can settle within its guesses left (every bound holds
 #: there, vacuously): far above any total of a game the search takes.
 INFEASIBLE = 10**9

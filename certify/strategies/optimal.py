@@ -26,7 +26,7 @@ from .base import Strategy
 SEARCH_PAIRS = 3_200_000
 #: The search's own limit (certify.search.total.MAX_TOTAL_CODES), kept here so that a game too
 #: big is refused without importing the search.
-GAME_MAX = 5040
+GAME_MAX = 7776
 
 
 class Optimal(Strategy):
