@@ -853,3 +853,62 @@ def test_a_part_checked_alone_says_what_it_proves_about_its_set(name, lemma):
     report = verify_bound.check_bytes(parts[0], "part.json")
     assert report.status == 1 and report.error == (
         f"a part of a split proof, not a proof of a claim about the game: {lemma}; check it with its main file (--part)")
+
+
+def test_a_document_made_in_memory_with_a_lone_surrogate_is_refused_as_not_utf_8():
+    doc = json.loads(STRATEGY.read_text())
+    doc["strategy"]["name"] = "a\ud800b"
+    report = verify.verify_document(doc, verify.Report("x"))
+    assert report.status == 1 and report.error == "not UTF-8 text (byte 137)"
+    with pytest.raises(verify.Invalid, match=r"not UTF-8 text \(byte 137\)"):
+        verify.secret_depths(doc)
+
+
+def test_a_lower_bound_given_as_bytes_is_named_so():
+    report = verify_bound.check_bytes(BOUND.read_bytes())
+    assert report.file == "<bytes>" and report.line().startswith("<bytes>: valid lower bound: ")
+
+
+def test_a_same_as_target_with_its_own_entry_is_refuted_by_that_entry():
+    """The root of total-3x3 with its children entry moved from 001 to 110 (not the lowest code of
+    its orbit under the interchangeable colours: that is 001), and 001, 010, 011 same_as 110: the
+    target is 110 itself, refuted by its own partition, not the lowest code of its orbit."""
+    doc = json.loads((BOUNDS / "total-3x3.json").read_text())
+    swap = {"pegs": [0, 1, 2], "colors": [1, 0, 2]}
+    doc["nodes"][0]["guesses"] = {
+        "110": {"2,0": {"node": 1, "perm": swap}},
+        "001": {"same_as": "110", "perm": swap},
+        "010": {"same_as": "110", "perm": {"pegs": [0, 2, 1], "colors": [1, 0, 2]}},
+        "011": {"same_as": "110", "perm": {"pegs": [2, 0, 1], "colors": [0, 1, 2]}},
+    }
+    report = verify_bound.check_bytes(json.dumps(doc).encode())
+    assert report.valid, report.error
+    # and a same_as target that is itself a same_as entry is still refused
+    doc["nodes"][0]["guesses"]["010"] = {"same_as": "001", "perm": {"pegs": [0, 2, 1], "colors": [0, 1, 2]}}
+    assert "001 has a same_as entry itself" in verify_bound.check_bytes(json.dumps(doc).encode()).error
+
+
+@pytest.mark.parametrize("perm, error", [
+    ({"pegs": [0, 2, 1]}, "node 0: guess '010'.perm: missing field 'colors'"),
+    ({"colors": [0, 1, 2]}, "node 0: guess '010'.perm: missing field 'pegs'"),
+    ({"pegs": "x", "colors": [0, 1, 2]}, "node 0: guess '010'.perm.pegs: expected array, got string 'x'"),
+    ({"pegs": [0, 2, 1], "colors": {}}, "node 0: guess '010'.perm.colors: expected array, got object"),
+    ({"pegs": [0, 2, 1], "colors": [0, 1, 1]}, "node 0: guess '010'.perm.colors: not a permutation of 0..2"),
+])
+def test_a_wrong_permutation_is_named_by_its_path(perm, error):
+    doc = json.loads((BOUNDS / "total-3x3.json").read_text())
+    doc["nodes"][0]["guesses"]["010"]["perm"] = perm
+    assert verify_bound.check_bytes(json.dumps(doc).encode()).error == error
+
+
+def test_a_node_that_does_not_hold_is_named_with_its_whole_path():
+    doc = json.loads((BOUNDS / "total-2x6.json").read_text())
+    doc["nodes"][4]["bound"] += 1
+    assert verify_bound.check_bytes(json.dumps(doc).encode()).error == (
+        "node 4 (bound 14) at 01 -(0,0)-> 23 -(1,0)->: guess 24 is not refuted: it gives at least 13 guesses in "
+        "total, below the bound 14")
+
+
+def test_a_document_checked_in_memory_is_not_kept():
+    report = verify.verify_document(json.loads(STRATEGY.read_text()), verify.Report("x"))
+    assert report.valid and report.document is None
