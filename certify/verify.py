@@ -82,6 +82,7 @@ _HEADER = ("format", "version", "game", "strategy", "claims")
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _COUNT = re.compile(r"[1-9][0-9]{0,5}")
+_COUNTS = ("secrets", "max_guesses", "total_guesses")  # the claims besides the histogram
 _NODE_FIELDS = frozenset(("guess", "next"))
 
 __all__ = ["Invalid", "Report", "codes", "feedback", "secret_depths", "verify_bytes",
@@ -92,7 +93,7 @@ Invalid, Unreadable = reader.Invalid, reader.Unreadable
 _Dup, _Container = reader.Dup, reader.Span
 _typename, _short, _what, _display, _field, _one_line = (reader.typename, reader.short, reader.what,
                                                          reader.display, reader.field, reader.one_line)
-_check_text, _get, _only = reader.check_text, reader.get, reader.only
+_get, _only = reader.get, reader.only
 
 
 def feedback(guess: str, secret: str) -> tuple[int, int]:
@@ -131,6 +132,14 @@ def orbit_key(code) -> tuple:
     for c in code:
         counts[c] = counts.get(c, 0) + 1
     return tuple(sorted(counts.values(), reverse=True))
+
+
+def game_fields(doc) -> tuple:
+    """(pegs, colors, repetition) of a document's "game", each of its type (no other field)."""
+    game = _get(doc, "game", dict)
+    _only(game, ("pegs", "colors", "repetition"), "game")
+    return (_get(game, "pegs", int, "game"), _get(game, "colors", int, "game"),
+            _get(game, "repetition", bool, "game"))
 
 
 def _n_codes(pegs: int, colors: int, repetition: bool) -> int:
@@ -430,11 +439,7 @@ def _check_header(doc: _Doc, report: Report):
     if version != VERSION:
         raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(version)}")
 
-    game = _get(doc_fields, "game", dict)
-    _only(game, ("pegs", "colors", "repetition"), "game")
-    pegs = _get(game, "pegs", int, "game")
-    colors = _get(game, "colors", int, "game")
-    repetition = _get(game, "repetition", bool, "game")
+    pegs, colors, repetition = game_fields(doc_fields)
     if pegs < 1:
         raise Invalid(f"game.pegs: must be >= 1, got {_short(pegs)}")
     if not 2 <= colors <= len(ALPHABET):
@@ -457,7 +462,7 @@ def _check_header(doc: _Doc, report: Report):
 
     claims = _get(doc_fields, "claims", dict)
     _only(claims, ("secrets", "max_guesses", "total_guesses", "histogram"), "claims")
-    for key in ("secrets", "max_guesses", "total_guesses"):
+    for key in _COUNTS:
         if _get(claims, key, int, "claims") < 0:
             raise Invalid(f"claims.{key}: must not be negative")
     hist = _get(claims, "histogram", dict, "claims")
@@ -466,12 +471,8 @@ def _check_header(doc: _Doc, report: Report):
             raise Invalid(f"claims.histogram: key {_short(k)} is not a positive decimal number")
         if type(v) is not int or v < 1:
             raise Invalid(f"claims.histogram[{k!r}]: expected a positive integer, got {_short(v)}")
-    report.claims = {
-        "secrets": claims["secrets"],
-        "max_guesses": claims["max_guesses"],
-        "total_guesses": claims["total_guesses"],
-        "histogram": {k: hist[k] for k in sorted(hist, key=int)},
-    }
+    report.claims = {key: claims[key] for key in _COUNTS}
+    report.claims["histogram"] = {k: hist[k] for k in sorted(hist, key=int)}
     if "tree" not in doc_fields:
         raise Invalid("top level: missing field 'tree'")
     if type(doc_fields["tree"]) is not _Container or doc_fields["tree"].kind != "object":
@@ -546,42 +547,35 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
             if depth > doc.deepest[0]:  # the first secret found at the deepest level, for --max-guesses
                 doc.deepest = (depth, guess, path)
 
-        if next_at[node] < 0:
-            if groups:
-                fb = min(groups)
-                raise Invalid(f"at {where} {guess}: missing branch {fb[0]},{fb[1]} "
-                              f"(reached by secret {groups[fb][0]})")
-            continue
-        if node == doc.bad_node and doc.late is not None:
-            raise Invalid(f"at {where} {guess}: {doc.late}")
-        if buf[next_at[node]] != ord("{"):
-            raise Invalid(f"at {where} {guess}: 'next' must be an object, "
-                          f"got {_typename(reader.value(buf, next_at[node]))}")
-        if first[node] < 0:
-            raise Invalid(f"at {where} {guess}: 'next' is empty (omit it when the guess ends the game)")
-        seen = set()
-        children = []
-        child = first[node]
-        while child >= 0:
-            key = doc.string(key_at[child])
-            m = _KEY.fullmatch(key)
-            if not m:
-                raise Invalid(f"at {where} {guess}: malformed feedback key {_short(key)} (expected 'B,W')")
-            fb = (int(m.group(1)), int(m.group(2)))
-            if fb == win:
-                raise Invalid(f"at {where} {guess}: feedback key {key!r} is the win: it ends the game "
-                              "and must not have a branch")
-            if fb[0] + fb[1] > pegs or fb == (pegs - 1, 1):
-                raise Invalid(f"at {where} {guess}: feedback key {key!r} is impossible with {pegs} pegs")
-            if fb not in groups:
-                raise Invalid(f"at {where} {guess}: branch {key} is unreachable: no secret reaching "
-                              "this node gives that feedback")
-            seen.add(fb)
-            children.append((child, groups[fb], path + ((guess, key),)))
-            child = sibling[child]
-        missing = sorted(set(groups) - seen)
-        if missing:
-            fb = missing[0]
+        seen, children = set(), []  # (seen: the branches' feedbacks, each one of groups)
+        if next_at[node] >= 0:
+            if node == doc.bad_node and doc.late is not None:
+                raise Invalid(f"at {where} {guess}: {doc.late}")
+            if buf[next_at[node]] != ord("{"):
+                raise Invalid(f"at {where} {guess}: 'next' must be an object, "
+                              f"got {_typename(reader.value(buf, next_at[node]))}")
+            if first[node] < 0:
+                raise Invalid(f"at {where} {guess}: 'next' is empty (omit it when the guess ends the game)")
+            child = first[node]
+            while child >= 0:
+                key = doc.string(key_at[child])
+                m = _KEY.fullmatch(key)
+                if not m:
+                    raise Invalid(f"at {where} {guess}: malformed feedback key {_short(key)} (expected 'B,W')")
+                fb = (int(m.group(1)), int(m.group(2)))
+                if fb == win:
+                    raise Invalid(f"at {where} {guess}: feedback key {key!r} is the win: it ends the game "
+                                  "and must not have a branch")
+                if fb[0] + fb[1] > pegs or fb == (pegs - 1, 1):
+                    raise Invalid(f"at {where} {guess}: feedback key {key!r} is impossible with {pegs} pegs")
+                if fb not in groups:
+                    raise Invalid(f"at {where} {guess}: branch {key} is unreachable: no secret reaching "
+                                  "this node gives that feedback")
+                seen.add(fb)
+                children.append((child, groups[fb], path + ((guess, key),)))
+                child = sibling[child]
+        if len(seen) < len(groups):
+            fb = min(set(groups) - seen)
             raise Invalid(f"at {where} {guess}: missing branch {fb[0]},{fb[1]} "
                           f"(reached by secret {groups[fb][0]})")
         # Reverse so the first key is checked first and errors name the first bad path.
@@ -629,14 +623,13 @@ def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = Fa
         pegs, colors, repetition = _check_header(doc, report)
         histogram = _replay(doc, pegs, colors, repetition)
         hist = {str(k): histogram[k] for k in sorted(histogram)}
-        replayed = {
+        report.replayed = replayed = {
             "secrets": sum(histogram.values()),
             "max_guesses": max(histogram),
             "total_guesses": sum(k * v for k, v in histogram.items()),
             "histogram": hist,
         }
-        report.replayed = replayed
-        for key in ("secrets", "max_guesses", "total_guesses"):
+        for key in _COUNTS:
             if report.claims[key] != replayed[key]:
                 raise Invalid(f"claims.{key}: claimed {report.claims[key]}, replay gives {replayed[key]}")
         for k in sorted(set(hist) | set(report.claims["histogram"]), key=int):

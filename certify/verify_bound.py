@@ -2,7 +2,7 @@
 
 Trusted core, like ``verify.py``: from the rest of ``certify`` it imports only ``reader.py`` (the
 trusted checkers' shared reader: file reading, JSON rules and limits) and ``verify.py`` (code
-enumeration, alphabet), and besides the standard library only numpy. It runs on its own::
+enumeration, alphabet, the game's fields), and besides the standard library only numpy. It runs on its own::
 
     python certify/verify_bound.py FILE... [--json]
 
@@ -93,8 +93,6 @@ MAX_PENDING = 256 << 20
 SET_OVERHEAD = 112
 #: A set is a sorted array of code indices; 10,000 codes (MAX_CODES) fit in 16 bits.
 SET = np.uint16
-MAX_INT_DIGITS = reader.MAX_INT_DIGITS
-MAX_META_DEPTH = reader.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
 _SHA = re.compile(r"[0-9a-f]{64}")
@@ -102,7 +100,7 @@ _SHA = re.compile(r"[0-9a-f]{64}")
 #: (docs: "Parts of a proof").
 MAX_PATH = 100
 MAX_ASSUMPTIONS = 1_000_000
-_short, _what, _display = reader.short, reader.what, reader.display
+_short, _display = reader.short, reader.display
 #: Most (guess, secret) pairs held at once while class sizes are counted (8 bytes each).
 BLOCK = 1 << 22
 #: Most codes for which the checker keeps the feedback table's one-hot form (_Proof.counted_small).
@@ -411,19 +409,16 @@ def _header(doc):
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
     if _get(doc, "version", int, "") != VERSION:
         raise Invalid(f"version: this checker reads version {VERSION}, got {_short(doc['version'])}")
-    game = _get(doc, "game", dict, "")
-    _only(game, ("pegs", "colors", "repetition"), "game")
-    pegs, colors = _get(game, "pegs", int, "game"), _get(game, "colors", int, "game")
-    repetition = _get(game, "repetition", bool, "game")
+    pegs, colors, repetition = verify.game_fields(doc)
     if pegs < 1:
         raise Invalid(f"game.pegs: must be >= 1, got {pegs}")
     if not 2 <= colors <= len(verify.ALPHABET):
         raise Invalid(f"game.colors: must be from 2 to {len(verify.ALPHABET)}, got {_short(colors)}")
     if not repetition and pegs > colors:
         raise Invalid(f"game: {_short(pegs)} pegs without repetition need at least as many colors, got {colors}")
-    size = verify._n_codes(min(pegs, 64), colors, repetition)
-    if pegs > 64 or size > MAX_CODES:  # (past 64 pegs the size is not worth computing)
-        shown = "more than 10^19" if pegs > 64 else str(size)
+    codes = verify._n_codes(min(pegs, 64), colors, repetition)
+    if pegs > 64 or codes > MAX_CODES:  # (past 64 pegs the size is not worth computing)
+        shown = "more than 10^19" if pegs > 64 else str(codes)
         raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
     claims = _get(doc, "claims", dict, "")
     _only(claims, ("worst_case", "total", "max_guesses", "at_max", "first", "weights"), "claims")
@@ -452,7 +447,6 @@ def _header(doc):
         raise Invalid("nodes: empty (the root is nodes[0])")
     if len(nodes) > MAX_NODES:
         raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
-    codes = verify._n_codes(pegs, colors, repetition)
     if claims.get("at_max", 0) > codes:  # (the bounds' unit needs at_max < codes + 1)
         raise Invalid(f"claims.at_max: {claims['at_max']} is more than the game's {codes} secrets")
     if claims.get("first") == "at_max":
@@ -756,23 +750,22 @@ class _Proof:
         next_time, total, shown = time.monotonic() + 1, len(self.bounds), False
         nodes = iter(self.nodes)
         try:
-            try:
-                for i in range(total):
-                    node = next(nodes)
-                    if self.sets[i] is None:
-                        raise Invalid(f"node {i}: not referenced by any earlier node")
-                    self.check_node(i, node)
-                    if progress is not None and time.monotonic() > next_time:
-                        progress(i + 1, total)
-                        next_time, shown = time.monotonic() + 1, True
-            except Invalid:
-                self.check_leaves()  # a failing leaf deferred from an earlier node comes first
-                raise
-            self.check_leaves()
-            self.stats["work"], self.stats["peak_set_bytes"] = self.pairs, self.peak
+            for i in range(total):
+                node = next(nodes)
+                if self.sets[i] is None:
+                    raise Invalid(f"node {i}: not referenced by any earlier node")
+                self.check_node(i, node)
+                if progress is not None and time.monotonic() > next_time:
+                    progress(i + 1, total)
+                    next_time, shown = time.monotonic() + 1, True
+        except Invalid:
+            self.check_leaves()  # a failing leaf deferred from an earlier node comes first
+            raise
         finally:
             if shown:
                 progress(None, total)  # ends the progress line
+        self.check_leaves()
+        self.stats["work"], self.stats["peak_set_bytes"] = self.pairs, self.peak
 
     def check_node(self, i: int, node) -> None:
         """Node i holds when every code g of the game is refuted at S_i. Every refutation ends, in at
@@ -1484,10 +1477,8 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None) -> 
                 return 0
         order = sorted(range(len(paths)), key=lambda k: -size(k))  # the biggest first: balanced
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(verdict_file, [paths[k] for k in order]))
-        verdicts = [None] * len(paths)
-        for k, v in zip(order, done):
-            verdicts[k] = v
+            done = dict(zip(order, pool.map(verdict_file, [paths[k] for k in order])))
+        verdicts = [done[k] for k in range(len(paths))]
     given = verdicts[len(files):]
     return [combine(v, given) for v in verdicts[:len(files)]]
 

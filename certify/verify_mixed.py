@@ -2,8 +2,8 @@
 
 Trusted core, like ``verify.py`` and ``verify_bound.py``: standard library only, and from the rest
 of ``certify`` only ``reader.py`` (the shared reader: file reading, JSON rules and limits) and
-``verify.py`` (code enumeration, and its replay of a tree, which checks the tree's shape and that
-every secret is found). It runs alone::
+``verify.py`` (code enumeration, the game's fields, and its replay of a tree, which checks the
+tree's shape and that every secret is found). It runs alone::
 
     python certify/verify_mixed.py FILE... [--json]
 
@@ -61,7 +61,6 @@ MAX_DIGITS = 100
 #: secret's expectation) then has at most about as many, so its arithmetic and its text stay small
 #: (Python refuses to print an integer of more than 4,300 digits).
 MAX_COMMON_DIGITS = 1000
-MAX_META_DEPTH = reader.MAX_META_DEPTH
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _FRACTION = re.compile(r"(0|[1-9][0-9]*)(?:/([1-9][0-9]*))?")
 _short, _what = reader.short, reader.what
@@ -183,11 +182,7 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(doc['version'])}")
     if doc.get(None):  # the first problem in the metadata (reader.Meta)
         raise Invalid(doc[None])
-    game = _get(doc, "game", dict)
-    _only(game, ("pegs", "colors", "repetition"), "game")
-    pegs = _get(game, "pegs", int, "game")
-    colors = _get(game, "colors", int, "game")
-    repetition = _get(game, "repetition", bool, "game")
+    pegs, colors, repetition = verify.game_fields(doc)
     if pegs < 1:
         raise Invalid(f"game.pegs: must be >= 1, got {_short(pegs)}")
     if not 2 <= colors <= len(verify.ALPHABET):
