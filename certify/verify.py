@@ -170,14 +170,8 @@ class Report(reader.Report):
         return f"<Report {self.file!r} status={self.status} error={self.error!r}>"
 
     def to_json(self) -> dict:
-        return {
-            **super().to_json(),
-            "game": self.game,
-            "strategy": self.strategy,
-            "claims": self.claims,
-            "replayed": self.replayed,
-            "max_guesses_bound": self.max_guesses_bound,
-        }
+        return {**super().to_json(), "game": self.game, "strategy": self.strategy, "claims": self.claims,
+                "replayed": self.replayed, "max_guesses_bound": self.max_guesses_bound}
 
     def line(self) -> str:
         """One human line."""
@@ -416,11 +410,7 @@ def _role(doc: _Doc, top: _Frame, at: int, kind: str):
 
 def _header(doc: _Doc) -> dict:
     """The header fields, built (each at most MAX_FIELD_BYTES of JSON), in document order."""
-    out = {}
-    for key in doc.keys:
-        if key not in doc.fields or key in out:
-            continue
-        out[key] = reader.build(doc.buf, *doc.fields[key])
+    out = {key: reader.build(doc.buf, *doc.fields[key]) for key in dict.fromkeys(doc.keys) if key in doc.fields}
     if doc.tree_at >= 0:
         out["tree"] = reader.value(doc.buf, doc.tree_at)
     return reader.checked_object(out, doc.duplicate)
