@@ -90,7 +90,6 @@ __all__ = ["Invalid", "Report", "codes", "feedback", "secret_depths", "verify_by
 
 
 Invalid, Unreadable = reader.Invalid, reader.Unreadable
-_Dup, _Container = reader.Dup, reader.Span
 _typename, _short, _what, _display, _field, _one_line = (reader.typename, reader.short, reader.what,
                                                          reader.display, reader.field, reader.one_line)
 _get, _only = reader.get, reader.only
@@ -419,9 +418,7 @@ def _header(doc: _Doc) -> dict:
 def _check_header(doc: _Doc, report: Report):
     if doc.kind != "object":
         raise Invalid(f"top level: expected object, got {doc.kind}")
-    doc_fields = _header(doc)
-    if type(doc_fields) is _Dup:
-        raise Invalid(f"top level: duplicate key {_short(doc_fields.duplicate)}")
+    doc_fields = reader.typed(_header(doc), dict, "top level")  # (a repeated key refused)
     fmt = _get(doc_fields, "format", str)
     if fmt != FORMAT:
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
@@ -465,7 +462,7 @@ def _check_header(doc: _Doc, report: Report):
     report.claims["histogram"] = {k: hist[k] for k in sorted(hist, key=int)}
     if "tree" not in doc_fields:
         raise Invalid("top level: missing field 'tree'")
-    if type(doc_fields["tree"]) is not _Container or doc_fields["tree"].kind != "object":
+    if type(doc_fields["tree"]) is not reader.Span or doc_fields["tree"].kind != "object":
         raise Invalid(f"tree: expected object, got {_what(doc_fields['tree'])}")
     if doc.meta_error is not None:  # the first problem outside the tree (reader.skip, reader.Meta)
         raise Invalid(doc.meta_error)
