@@ -42,11 +42,10 @@ def test_total_writes_proof_and_strategy(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--worst", "--strategy-out", "x.json"], "--strategy-out goes with --total"),
     (["--worst", "--max-guesses", "4"], "--max-guesses goes with --total"),
     (["--total", "--max-guesses", "3"], "no strategy solves 3x3 within 3 guesses"),
     (["--pegs", "5", "--colors", "7", "--total"], "the total search handles at most 7776"),
-    (["--pegs", "6", "--colors", "6", "--worst"], "the exact search handles at most 32768"),
+    (["--pegs", "5", "--colors", "9", "--worst"], "the exact search handles at most 46656"),
 ])
 def test_mistakes(args, message, tmp_path):
     base = ["bound", "--pegs", "3", "--colors", "3", "-o", str(tmp_path / "o.json")]
@@ -78,3 +77,15 @@ def test_every_small_total_pair_is_optimal(strategy, proof):
     assert run.returncode == 0, run.stderr
     first = "optimal: total" if "count-first" not in proof else "optimal: "  # (count first: "N secrets needing D, then total")
     assert first in run.stdout and "= proven minimum" in run.stdout
+
+
+def test_worst_strategy_out_writes_a_strategy_within_the_proven_worst_case(tmp_path):
+    """`bound --worst --strategy-out`: the search's own choices, never more than D; with the proof
+    it proves the least worst case (for games past the total search, the only strategy at D)."""
+    proof, strategy = tmp_path / "w.json", tmp_path / "s.json"
+    run = certify("bound", "--pegs", "3", "--colors", "7", "--worst", "--strategy-out", strategy, "-o", proof)
+    assert run.returncode == 0, run.stderr
+    assert f"wrote {strategy}: a strategy that meets it" in run.stdout
+    run = certify("verify", strategy, "--optimal", proof)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "optimal: max 6 guesses = proven minimum 6" in run.stdout

@@ -16,8 +16,6 @@ def cmd_bound(args) -> int:
 
     game = game_of(args)
     game.check_size()
-    if args.strategy_out and not args.total:
-        raise CertifyError("--strategy-out goes with --total (the optimal strategy it proves)")
     if args.worst and args.max_guesses is not None:
         raise CertifyError("--max-guesses goes with --total (--worst finds the least worst case itself)")
     check_output(args.output)
@@ -27,7 +25,7 @@ def cmd_bound(args) -> int:
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     freeze_startup("certify.search.total", "certify.search.worst")
     if args.worst:
-        result = exact.worst_case(game, progress=not args.quiet, say=say)
+        result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out))
     else:
         result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
     write_output(args.output, dumps(result.proof))
@@ -102,7 +100,9 @@ def register(sub) -> None:
     p.add_argument("--max-guesses", type=positive, metavar="D",
                    help="--total among strategies that never use more than D guesses")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="proof path (.json or .json.gz)")
-    p.add_argument("--strategy-out", metavar="FILE", help="--total: also write the optimal strategy's certificate")
+    p.add_argument("--strategy-out", metavar="FILE",
+                   help="also write a strategy that meets the bound (--worst: never more than D guesses; "
+                        "--total: the least total)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_bound)

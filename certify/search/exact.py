@@ -15,9 +15,10 @@ class Result:
     strategy: dict | None = None  # a strategy certificate that meets the bound (totals)
 
 
-def worst_case(game, progress: bool = False, say=lambda line: None) -> Result:
+def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bool = False) -> Result:
     """The least worst case D of the game, proven: every strategy needs >= D (and the search
-    found a way to do with D, so D + 1 is not provable)."""
+    found a way to do with D, so D + 1 is not provable). With ``strategy``, also a strategy
+    certificate that never needs more than D (the search's own choices)."""
     from .worst import WorstSearch
 
     start = time.perf_counter()
@@ -29,8 +30,9 @@ def worst_case(game, progress: bool = False, say=lambda line: None) -> Result:
         d += 1
         say(f"search: every strategy for {game} needs >= {d} ({search.nodes} nodes so far)")
     proof = search.prove(d)
+    within = search.strategy_certificate(d) if strategy else None
     return Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret",
-                  search.nodes, time.perf_counter() - start)
+                  search.nodes, time.perf_counter() - start, within)
 
 
 def total(game, max_guesses=None, progress: bool = False, say=lambda line: None, run=None,

@@ -14,8 +14,8 @@ from ..errors import CertifyError
 from ..game import Game
 
 #: The search keeps the whole (codes x codes) feedback matrix, one byte a pair: 5040 codes are 25 MB,
-#: 5x7 (16,807 codes) 282 MB, 5x8 (32,768 codes, the limit) 1 GiB.
-MAX_SEARCH_CODES = 32_768
+#: 5x7 (16,807 codes) 282 MB, 5x8 (32,768) 1 GiB, 6x6 (46,656 codes, the limit) 2.2 GB.
+MAX_SEARCH_CODES = 46_656
 
 
 class Space:

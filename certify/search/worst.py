@@ -99,6 +99,39 @@ class WorstSearch:
             print(f"  worst case {self.game.slug}: {self.nodes} nodes searched, at |S| = {n}, k = {k}",
                   file=sys.stderr, flush=True)
 
+    # -- a strategy within the least worst case -------------------------------------
+
+    def guess_within(self, cands: np.ndarray, k: int) -> int:
+        """A guess for a set that does not need k guesses (``needs(cands, k)`` is false): after
+        it, no class of the split needs k - 1. The same cases as :meth:`needs`, constructively."""
+        sp, n = self.space, len(cands)
+        if n < k or n == 1:  # the candidates one by one: every class is smaller than k - 1
+            return int(cands[0])
+        if k == 3:  # a code that splits them into classes of at most one
+            sizes = class_sizes(sp.fb, self._every, cands, sp.n_fb)
+            sizes[:, sp.win] = 0
+            return int(np.flatnonzero(sizes.max(axis=1) <= 1)[0])
+        guesses = self.representatives(cands)[0]
+        sizes = class_sizes(sp.fb, guesses, cands, sp.n_fb)
+        sizes[:, sp.win] = 0
+        for i in np.argsort(sizes.max(axis=1), kind="stable").tolist():
+            if sizes[i].max() > self.count.N(k - 2):
+                break  # this class needs k - 1 by counting, and so do those of the guesses after
+            g = int(guesses[i])
+            labels = sp.fb[g][cands]
+            if all(not self.needs(cands[labels == f], k - 1) for f in np.flatnonzero(sizes[i]).tolist()):
+                return g
+        raise AssertionError(f"no guess settles the set within {k - 1} guesses")  # pragma: no cover
+
+    def strategy_certificate(self, d: int) -> dict:
+        """A strategy certificate that never needs more than ``d`` guesses (needs(every, d + 1)
+        must be false: the search found such a strategy, this writes it out)."""
+        from ..certificate import make_certificate
+
+        if self.needs(self._every, d + 1):
+            raise ValueError(f"every strategy needs more than {d} guesses")
+        return make_certificate(WithinWorst(self, d))
+
     # -- the proof --------------------------------------------------------------
 
     def prove(self, k: int) -> dict | None:
@@ -140,3 +173,32 @@ class WorstSearch:
             fx = int(sp.fb[x][child[0]])  # x splits S as y does: the same class, x's feedback
             out[sp.texts[x]] = {sp.keys[fx]: writer.ref(child, k - 1)}
         return out
+
+
+def _strategy_base():
+    from ..strategies.base import Strategy
+
+    return Strategy
+
+
+class WithinWorst(_strategy_base()):
+    """Plays, at every set, a guess after which the least worst case still holds (the worst-case
+    search's own choices): never more than D guesses."""
+
+    id = "optimal-worst"
+    description = "exact search: never more than the least worst case D (certify.search.worst)"
+    accepts_first = False
+
+    def __init__(self, search: WorstSearch, d: int) -> None:
+        super().__init__(search.game)
+        self.search, self.d = search, d
+        self.reference = ("exact search: AND/OR search with counting bounds and guess equivalence; "
+                          f"every secret within {d} guesses, the least worst case (the matching proof "
+                          "is a certify lower-bound certificate)")
+
+    def params(self) -> dict:
+        return {"max_guesses": self.d}
+
+    def pick(self, candidates, history):
+        cands = np.ascontiguousarray(candidates, dtype=np.int64)
+        return self.search.guess_within(cands, self.d - len(history) + 1)
