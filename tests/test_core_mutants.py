@@ -912,3 +912,64 @@ def test_a_node_that_does_not_hold_is_named_with_its_whole_path():
 def test_a_document_checked_in_memory_is_not_kept():
     report = verify.verify_document(json.loads(STRATEGY.read_text()), verify.Report("x"))
     assert report.valid and report.document is None
+
+
+def test_a_wrong_histogram_is_named_by_its_lowest_wrong_number_of_guesses():
+    """Numbers of guesses in numeric order: '2' comes before '10'."""
+    doc = json.loads(STRATEGY.read_text())
+    doc["claims"]["histogram"]["10"] = 1
+    doc["claims"]["histogram"]["2"] += 1
+    assert verify.verify_document(doc, verify.Report("x")).error == "claims.histogram['2']: claimed 8, replay gives 7"
+
+
+def test_an_invalid_or_unusable_part_makes_the_split_proof_so(tmp_path):
+    from certify.proofparts import split
+
+    main, (part,) = split(json.loads((BOUNDS / "total-3x3.json").read_text()), depth=1)
+    doc = json.loads(part)
+    doc["nodes"][0]["bound"] += 1
+    broken = json.dumps(doc).encode()
+    report = _combined(main, [broken])
+    assert report.status == 1 and report.error.startswith("part part-0.json is invalid: node 0 (the root): bound ")
+    unusable = verify_bound.verdict_file(str(tmp_path / "gone.json"))
+    report = verify_bound.combine(verify_bound.verdict_bytes(main, "main.json"), [unusable])
+    assert report.status == 2 and report.error == (
+        f"part {tmp_path / 'gone.json'} is unusable: cannot read file: No such file or directory")
+
+
+def test_a_game_of_more_than_63_feedback_classes_is_checked():
+    """10 pegs: 64 non-winning feedbacks, more than a 64-bit mask holds with the win (the class
+    masks of counted_small are then not used): a worst-case bound proven by counting alone."""
+    doc = {"format": verify_bound.FORMAT, "version": 1, "game": {"pegs": 10, "colors": 2, "repetition": True},
+           "claims": {"worst_case": 3}, "nodes": [{"bound": 3}]}
+    report = verify_bound.check_bytes(json.dumps(doc).encode())
+    assert report.valid, report.error
+    assert report.line() == "<bytes>: valid lower bound: every strategy for 10x2 needs >= 3 guesses for some secret"
+
+
+def test_an_at_max_node_proven_by_counting_as_a_whole_examines_no_guess():
+    """2x3 within 3 guesses: counting's cost of the 9 secrets is 10 x 21 (its least total) + 4 (the
+    secrets beyond the 5 that 2 guesses can find are found at the 3rd, the last): the root holds
+    as a whole, no guess examined ("checked" in the report)."""
+    doc = {"format": verify_bound.FORMAT, "version": 1, "game": {"pegs": 2, "colors": 3, "repetition": True},
+           "claims": {"total": 21, "max_guesses": 3, "at_max": 4}, "nodes": [{"bound": 214}]}
+    report = verify_bound.check_bytes(json.dumps(doc).encode())
+    assert report.valid, report.error
+    assert report.checked == {"nodes": 1, "guesses": 0, "counting_nodes": 1, "work": 0, "peak_set_bytes": 130}
+
+
+def test_a_branch_no_secret_reaches_is_named_unreachable():
+    doc = json.loads(STRATEGY.read_text())
+    doc["tree"]["next"]["0,1"]["next"]["0,0"] = {"guess": "000"}
+    assert verify.verify_document(doc, verify.Report("x")).error == (
+        "at 001 -(0,1)-> 122: branch 0,0 is unreachable: no secret reaching this node gives that feedback")
+
+
+def test_a_worst_case_bound_of_2_on_one_secret_is_refused():
+    """1x2: after guess 0 the one secret left, 1, is found by the next guess: a claim of 3 guesses
+    (2 more at that node) is false, and the guess that wins at once is named."""
+    doc = {"format": verify_bound.FORMAT, "version": 1, "game": {"pegs": 1, "colors": 2, "repetition": True},
+           "claims": {"worst_case": 3},
+           "nodes": [{"bound": 3, "guesses": {"0": {"0,0": 1}, "1": {"0,0": 2}}}, {"bound": 2}, {"bound": 2}]}
+    assert verify_bound.check_bytes(json.dumps(doc).encode()).error == (
+        "node 1 (bound 2) at 0 -(0,0)->: guess 1 is not refuted: it wins at once (the node's set is {1})")
