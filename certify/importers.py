@@ -106,28 +106,36 @@ HEX = Notation("123456789abcdef")
 
 
 class Node:
-    """A node of a file's tree. ``guess`` in certify's notation, or None for "the only secret
-    left, played now" (the C++ solver's bare count 1); ``next`` maps (black, white) to nodes;
-    ``wins``, ``count``: what the file states (None: it says nothing); ``singletons``: the file
-    says every answer to the guess leaves one secret, played next, and writes no branch."""
+    """A node of a file's tree. ``guess`` in certify's notation, or None for "the secrets left,
+    played in code order" (the C++ text's bare count 1, or 2: Knuth's "guess either");
+    ``next`` maps (black, white) to nodes; ``wins``, ``count``: what the file states (None: it
+    says nothing); ``singletons``: the file says every answer to the guess leaves one secret,
+    played next, and writes no branch; ``pairs``: every answer leaves at most two, played in code
+    order (Knuth's ``x``); ``completed``: a trivial situation the file leaves unelaborated (a bare
+    2 or an ``x``), completed by the importer; ``echo``: the file's win mark may be the writer's
+    echo of the guess, not a statement (the C solver's current punch cards)."""
 
-    __slots__ = ("guess", "line", "next", "wins", "count", "singletons")
+    __slots__ = ("guess", "line", "next", "wins", "count", "singletons", "pairs", "completed", "echo")
 
     def __init__(self, guess: str | None, line: int | None = None, *, wins: bool | None = None,
-                 count: int | None = None, singletons: bool = False) -> None:
+                 count: int | None = None, singletons: bool = False, pairs: bool = False,
+                 completed: bool = False) -> None:
         self.guess = guess
         self.line = line
         self.next: dict[tuple[int, int], Node] = {}
         self.wins = wins
         self.count = count
         self.singletons = singletons
+        self.pairs = pairs
+        self.completed = completed
+        self.echo = False
 
 
 class Parsed:
     """What a parser found: the root, the notation, and what the file says of the game."""
 
     def __init__(self, root: Node, notation: Notation, *, pegs=None, colors=None, repetition=None,
-                 size=None, algorithm=None) -> None:
+                 size=None, algorithm=None, completed=0) -> None:
         self.root = root
         self.notation = notation
         self.pegs = pegs              # stated by the file (else taken from the codes)
@@ -135,6 +143,7 @@ class Parsed:
         self.repetition = repetition  # stated by the file
         self.size = size              # number of secrets stated at the root
         self.algorithm = algorithm    # the program's name for its rule
+        self.completed = completed    # trivial situations the file leaves unelaborated
 
 
 class _Lines:
@@ -222,12 +231,14 @@ def parse_punchcard(text: str, name: str) -> Parsed:
     if not order:
         raise ParseError(name, head_line + 1, "no line after the header")
     parent: dict[int, int] = {}
+    stated = False  # a win cell written ---- somewhere: the column states the wins
     for number in order:
         line_no, depth, node, cells = records[number]
         for answer, cell in cells:
             if answer == (pegs, 0):  # the win column: the line's own guess when it is a secret left
                 if cell == none:
                     node.wins = False
+                    stated = True
                 elif DIGITS.ours(cell, name, line_no) == node.guess:
                     node.wins = True
                 else:
@@ -259,6 +270,12 @@ def parse_punchcard(text: str, name: str) -> Parsed:
     for number in order[1:]:
         if number not in parent:
             raise ParseError(name, records[number][0], f"line {number:03d} is the next guess of no line")
+    if not stated:
+        # No row writes ---- in the win column: the current mastermind.c stores every row's guess
+        # there unconditionally, so a guess that is not a secret left is only an echo (the column
+        # is never reached there); the replay accepts it and counts it (docs/import-formats.md).
+        for number in order:
+            records[number][2].echo = True
     return Parsed(records[root][2], DIGITS, pegs=pegs)
 
 
@@ -405,6 +422,9 @@ class _Irving:
         self.nodes = 0
         self.labels: dict[str, Node] = {}   # referenced, waiting for their definition
         self.defined: set[str] = set()
+        self.completed = 0  # trivial situations left unelaborated (a bare 2, an 'x')
+        self.plain: list[Node] = []  # the nodes written (G), without '*'
+        self.starred = False  # some node is written (G*)
 
     def line(self, pos=None) -> int:
         return self.lines.of(self.pos if pos is None else pos)
@@ -474,7 +494,11 @@ class _Irving:
             return None
         if count == 1:
             return self._node(Node(None, at, count=1, wins=True))
-        self.fail(f"{count} secrets left, but no guess for them (only 0 or 1 may stand alone)", start)
+        if count == 2:  # Knuth's "guess either": the first in code order, then the other
+            self.completed += 1
+            return self._node(Node(None, at, count=2, wins=True, singletons=True, completed=True))
+        self.fail(f"{count} secrets left, but no guess for them (only 0, 1 or 2 may stand alone: "
+                  "for 3 or more, which guess is played changes the total)", start)
 
     def _node(self, node: Node) -> Node:
         self.nodes = _count(self.nodes + 1, self.name, node.line)
@@ -494,15 +518,22 @@ class _Irving:
             self.pos += 1
         if mark == "*":
             node.wins = False
+            self.starred = True
         ch = self.peek()
+        if mark == "x":  # every answer leaves at most two secrets, played in code order
+            if ch != ")":
+                self.fail(f"expected ')' after the 'x' mark (answers leave at most two secrets, not "
+                          f"written), got {self.seen()}")
+            self.pos += 1
+            node.pairs = node.completed = True
+            self.completed += 1
+            return node
         if ch == ")":
-            if mark == "x":
-                self.fail("the 'x' mark (answers leave two secrets, not written) does not say the "
-                          "next guesses: not supported")
             self.pos += 1
             node.singletons = True
             if mark != "*":
                 node.wins = True
+                self.plain.append(node)
             return node
         if ch != ":":
             self.fail(f"expected ')' or ':' after the guess, got {self.seen()}")
@@ -560,7 +591,12 @@ class _Irving:
         if missing:
             self.fail(f"label {missing[0]} is used but never defined")
         _reachable(root, self.nodes, self.name)
-        return Parsed(root, IRVING, pegs=self.pegs, size=root.count)
+        if not self.starred:
+            # No '*' anywhere (Knuth's notation has none): the file does not tell a guess that is a
+            # secret left from one that is not, so (G) says nothing of G; the replay decides.
+            for node in self.plain:
+                node.echo = True
+        return Parsed(root, IRVING, pegs=self.pegs, size=root.count, completed=self.completed)
 
 
 def _reachable(root: Node, nodes, name: str, show=str) -> None:
@@ -750,14 +786,14 @@ def _falling(c: int, p: int) -> int:
 
 
 def _codes_used(root: Node):
-    """(pegs, colours used, whether a code repeats a colour, nodes, nodes written ``(G)``) over
-    every guess of the tree."""
+    """(pegs, colours used, whether a code repeats a colour, nodes, nodes written ``(G)``, an
+    ``(Gx)`` counted twice: each answer can leave two) over every guess of the tree."""
     top, repeats, pegs, nodes, singletons = -1, False, None, 0, 0
     stack = [root]
     while stack:
         node = stack.pop()
         nodes += 1
-        singletons += node.singletons
+        singletons += node.singletons + 2 * node.pairs
         if node.guess is not None:
             pegs = pegs or len(node.guess)
             top = max(top, max(ALPHABET.index(ch) for ch in node.guess))
@@ -841,12 +877,14 @@ def _listing(game, secrets, show) -> str:
     return ", ".join(show(game.text(s)) for s in secrets[:3].tolist()) + (", ..." if len(secrets) > 3 else "")
 
 
-def assemble(game, root: Node, notation: Notation = DIGITS, name: str = "<file>"):
+def assemble(game, root: Node, notation: Notation = DIGITS, name: str = "<file>", notes: dict | None = None):
     """Play every secret of ``game`` down the file's tree (top-down, iteratively): check what the
-    file states, fill in the last guesses of ``(G)`` nodes and the guess of bare counts, and
-    return (certificate tree, histogram {guesses: secrets}). Raises :class:`Mismatch` at the
-    first secret (in tree order, branches in answer order) the tree fails or whose node states
-    something false, ParseError for a code that is not one of the game's."""
+    file states, fill in the last guesses of ``(G)`` nodes, the guesses of bare counts and of
+    ``(Gx)`` nodes (the secrets left played in code order), and return (certificate tree,
+    histogram {guesses: secrets}). Raises :class:`Mismatch` at the first secret (in tree order,
+    branches in answer order) the tree fails or whose node states something false, ParseError for
+    a code that is not one of the game's. ``notes`` (a dict) receives ``"echoes"``: the win marks
+    accepted as the writer's echo of a guess that is not a secret left (``Node.echo``)."""
     import numpy as np
 
     show = notation.theirs
@@ -890,7 +928,10 @@ def assemble(game, root: Node, notation: Notation = DIGITS, name: str = "<file>"
         where = f"the first guess {g}" if not path else f"the guess {g} {after}"
         fbs = game.feedback_row(guess, secrets)
         won = bool((fbs == game.win).any())
-        if node.wins is not None and node.wins != won:
+        if node.wins and not won and node.echo:  # the writer's echo, never reached: not a claim
+            if notes is not None:
+                notes["echoes"] = notes.get("echoes", 0) + 1
+        elif node.wins is not None and node.wins != won:
             if node.wins:
                 first = show(game.text(int(secrets[0])))
                 if len(secrets) == 1:
@@ -911,16 +952,29 @@ def assemble(game, root: Node, notation: Notation = DIGITS, name: str = "<file>"
         ordered = secrets[np.argsort(fbs, kind="stable")]
         starts = np.concatenate(([0], np.cumsum(sizes)))
         classes = {game.decode(fb): ordered[starts[fb]:starts[fb + 1]] for fb in np.flatnonzero(sizes).tolist()}
-        if node.singletons:
+        if node.singletons or node.pairs:
+            most = 1 if node.singletons else 2
             for (b, w), cls in classes.items():
-                if len(cls) > 1:
-                    two = [show(game.text(s)) for s in cls[:2].tolist()]
-                    raise Mismatch(f"secret {two[0]}: answer ({b},{w}) to {where} leaves {len(cls)} "
-                                   f"secrets ({two[0]}, {two[1]}{', ...' if len(cls) > 2 else ''}), "
-                                   f"but the file's ({g}) says every answer leaves one{at}")
+                if len(cls) > most:
+                    some = _listing(game, cls, show)
+                    first = show(game.text(int(cls[0])))
+                    line = f" at line {node.line}" if node.line else ""
+                    said = f"({g})" if node.singletons else f"({g}x)"
+                    leaves = "one secret" if node.singletons else "at most two secrets"
+                    raise Mismatch(f"secret {first}: the file is wrong{line}: its {said} says every answer "
+                                   f"to {g} leaves {leaves}, but answer ({b},{w}) to {where} leaves "
+                                   f"{len(cls)} secrets ({some})")
             if classes:
-                here["next"] = {f"{b},{w}": {"guess": game.text(int(cls[0]))} for (b, w), cls in classes.items()}
-                histogram[depth + 1] = histogram.get(depth + 1, 0) + len(classes)
+                here["next"] = branches = {}
+                for (b, w), cls in classes.items():
+                    # The secrets left played in code order: the first, then (Gx) the other.
+                    branches[f"{b},{w}"] = last = {"guess": game.text(int(cls[0]))}
+                    histogram[depth + 1] = histogram.get(depth + 1, 0) + 1
+                    if len(cls) == 2:
+                        fb = int(game.feedback_row(int(cls[0]), cls[1:])[0])
+                        b2, w2 = game.decode(fb)
+                        last["next"] = {f"{b2},{w2}": {"guess": game.text(int(cls[1]))}}
+                        histogram[depth + 2] = histogram.get(depth + 2, 0) + 1
             continue
         for answer in sorted(set(classes) | set(node.next)):
             b, w = answer
@@ -1120,37 +1174,82 @@ class _Imported:
 
     id = "imported"
 
-    def __init__(self, game, fmt: str, raw: bytes, algorithm) -> None:
+    def __init__(self, game, fmt: str, raw: bytes, algorithm, notes: dict) -> None:
         self.game = game
         self._params = {"format": fmt, "sha256": hashlib.sha256(raw).hexdigest()}
         if algorithm:
             self._params["algorithm"] = algorithm
+        self._params.update(notes)
         self.reference = f"imported from {FORMATS[fmt]}; see docs/import-formats.md"
 
     def params(self) -> dict:
         return dict(self._params)
 
 
+def unpacked(raw: bytes, name: str) -> bytes:
+    """The file's bytes, gunzipped when they start with gzip's magic bytes (whatever the file's
+    name), by the same bounded reader as the verifier's: at most MAX_BYTES once unpacked."""
+    if raw[:2] != b"\x1f\x8b":
+        return raw
+    from . import reader
+
+    try:
+        return reader.gunzip(raw, MAX_BYTES)
+    except reader.Invalid as e:
+        raise ParseError(name, None, str(e)) from None
+
+
+#: What ``strategy.params`` says of a tree the importer completed or read past an echo, and the
+#: note the command prints (docs/import-formats.md).
+NOTES = {
+    "unmarked": "read {} (G) guess{} that {} not a secret left, though not marked '*': the file marks "
+                "none (Knuth's notation), so (G) does not say whether G is one",
+    "completed": "completed {} trivial situation{} the file leaves unelaborated (a bare 2 or an 'x': "
+                 "the secrets left played in code order)",
+    "echoes": "read {} win mark{} as the writer's echo of a guess that is not a secret left there "
+              "(the column is never reached there)",
+}
+
+
+def note_lines(params: dict) -> list[str]:
+    """The notes of a certificate's ``strategy.params`` (an import's completions and echoes)."""
+    lines = []
+    for key, text in NOTES.items():
+        n = params.get(key)
+        if n:
+            plural = ("es" if key == "unmarked" else "s", "are") if n != 1 else ("", "is")
+            lines.append(text.format(n, *plural))
+    return lines
+
+
 def import_certificate(fmt: str, raw: bytes, name: str, *, pegs=None, colors=None, repetition=None,
                        run=None) -> dict:
     """The certificate of the tree in ``raw`` (the bytes of the file ``name``, written in
-    ``fmt``). ParseError: the file is not in its format or does not fit the game; Mismatch: its
-    tree fails a secret or states something false. Not yet verified: the caller verifies it."""
+    ``fmt``, maybe gzipped). ParseError: the file is not in its format or does not fit the game;
+    Mismatch: its tree fails a secret or states something false. Not yet verified: the caller
+    verifies it. ``strategy.params`` holds the file's SHA-256 (of its bytes as given) and, where
+    the importer completed trivial situations or read echoes, how many (``NOTES``)."""
     from .certificate import wrap
 
     if fmt not in FORMATS:
         raise CertifyError(f"unknown format {_q(fmt)} (known: {', '.join(FORMATS)})")
     if len(raw) > MAX_BYTES:
         raise ParseError(name, None, f"larger than {MAX_BYTES} bytes (the limit)")
+    data = unpacked(raw, name)
     if fmt == "cuda-json":
-        return import_runs(raw, name, run, pegs=pegs, colors=colors, repetition=repetition)
+        return import_runs(data, name, run, pegs=pegs, colors=colors, repetition=repetition)
     if run is not None:
         raise CertifyError("--run goes with cuda-json (a results file holds several runs)")
-    text = _text(raw, name)
+    text = _text(data, name)
+    del data
     try:
         parsed = _PARSERS[fmt](text, name)
     except RecursionError:
         raise ParseError(name, None, "nested too deeply") from None
     game = _game(parsed, name, pegs, colors, repetition)
-    tree, histogram = assemble(game, parsed.root, parsed.notation, name)
-    return wrap(_Imported(game, fmt, raw, parsed.algorithm), tree, histogram)
+    notes: dict = {}
+    tree, histogram = assemble(game, parsed.root, parsed.notation, name, notes)
+    # Win marks read as not stated: the punch cards' echoes, the C++ text's unmarked (G).
+    unstated = "unmarked" if fmt == "cpp-text" else "echoes"
+    notes = {key: n for key, n in ((unstated, notes.get("echoes", 0)), ("completed", parsed.completed)) if n}
+    return wrap(_Imported(game, fmt, raw, parsed.algorithm, notes), tree, histogram)

@@ -240,7 +240,7 @@ def test_cpp_text_errors(capsys, tmp_path):
         end += 1
     line = failure(capsys, tmp_path, "cpp-text", text[:inner.start()] + f"{count} ({guess})" + text[end:])
     assert line.split(": invalid: ", 1)[1].startswith("secret ") and "leaves 2 secrets" in line
-    assert f"the file's ({guess}) says every answer leaves one (line 1)" in line
+    assert f"the file is wrong at line 1: its ({guess}) says every answer to {guess} leaves one secret" in line
     assert failure(capsys, tmp_path, "cpp-text", text.replace("; 1)", ", 1)", 1), status=2).startswith(
         "certify import: error: ") and "expected ';' after the entry for answer" in \
         failure(capsys, tmp_path, "cpp-text", text.replace("; 1)", ", 1)", 1), status=2)

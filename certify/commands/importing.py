@@ -43,6 +43,9 @@ def cmd_import(args) -> int:
         print(f"{name}: invalid: the imported tree fails the verifier: {report.error}", file=sys.stderr)
         return EXIT_INVALID
     write_output(args.output, data, inputs=(args.file,))
+    if not args.quiet and not args.json:  # what the certificate's params say, in words
+        for note in importers.note_lines(cert["strategy"]["params"]):
+            print(f"{name}: note: {note}", file=sys.stderr)
     if args.json:
         print_json({"file": args.file, "format": args.format, "output": args.output,
                     "game": report.game, "strategy": cert["strategy"], "claims": report.replayed}, "import")
