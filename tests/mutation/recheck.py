@@ -6,7 +6,8 @@ pick them; here each named mutant is switched on (MUTANT_UNDER_TEST) and the fil
     python tests/mutation/recheck.py WORKDIR [--tests FILE ...] [-k EXPR] [--again] [--all-survivors | NAME...]
 
 Prints one line a mutant (killed / survived) and writes WORKDIR/recheck.json. The test files are
-copied from the repository into WORKDIR/mutants/tests first.
+copied from the repository into WORKDIR/tests and WORKDIR/mutants/tests first. With -k, a mutant
+that survives was run against part of the file only: run it again without -k (--again NAME).
 """
 
 import argparse
@@ -33,6 +34,9 @@ def main() -> int:
     tests = args.tests or ["tests/test_core_mutants.py"]
     mutants = args.workdir / "mutants"
     for t in tests:
+        # (into the work directory's copy too: a `mutmut run` started there later copies its tests/
+        # over mutants/tests, which would put an older file back under a re-check still running)
+        shutil.copy2(REPO / t, args.workdir / t)
         shutil.copy2(REPO / t, mutants / t)
     names = list(args.names)
     if args.all_survivors:
