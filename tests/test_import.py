@@ -326,3 +326,151 @@ def test_output_rules_and_json(capsys, tmp_path):
     status, _, err = run(capsys, "import", "c-punchcard", src, "-o", tmp_path / "x.json", "--pegs", 4)
     assert status == 2 and "the file's codes have 3 pegs, --pegs says 4" in err
     assert set(os.listdir(tmp_path)) == {"tree.cards", "k.json.gz"}  # no output from a refused import
+
+
+# -- what real files hold: the writer's echo, Knuth's unelaborated situations, gzip ----------------
+
+
+def echoed(lines):
+    """The punch cards as the current mastermind.c writes them: every row's guess in the win column."""
+    out, rows = [lines[0]], 0
+    for line in lines[1:]:
+        fields = line.split()
+        if len(fields) > 3 and fields[-1] == "----":
+            line = line[:-4] + fields[2]
+            rows += 1
+        out.append(line)
+    return out, rows
+
+
+def test_punchcard_echo_of_the_guess_is_read_as_an_echo(capsys, tmp_path):
+    """mastermind.c stores each row's guess in the XXXX column, even where it cannot win: a file that
+    writes ---- in no row of that column has those cells read as the echo, never reached, and says so."""
+    lines, rows = echoed(cards_lines())
+    assert rows == 11
+    path = tmp_path / "echo.cards"
+    path.write_text("\n".join(lines))
+    out = tmp_path / "out.json"
+    status, stdout, stderr = run(capsys, "import", "c-punchcard", path, "-o", out)
+    assert status == 0 and stderr == (f"{path}: note: read 11 win marks as the writer's echo of a guess that "
+                                      "is not a secret left there (the column is never reached there)\n")
+    got = json.loads(out.read_text())
+    ours = cert("knuth-4x4.json")
+    assert got["tree"] == ours["tree"] and got["claims"] == ours["claims"]
+    assert got["strategy"]["params"]["echoes"] == 11
+    assert run(capsys, "import", "c-punchcard", path, "-o", out, "-q")[::2] == (0, "")  # -q: no note
+
+
+def test_punchcard_real_contradictions_are_still_refused(capsys, tmp_path):
+    """A file that writes ---- somewhere states the wins: a guess named where it is not a secret left
+    is refused there; and ---- where the guess wins is refused in every file."""
+    lines = cards_lines()
+    row = next(i for i, line in enumerate(lines) if i and line.split()[-1:] == ["----"])
+    fields = lines[row].split()
+    lines[row] = lines[row][:-4] + fields[2]
+    line = failure(capsys, tmp_path, "c-punchcard", "\n".join(lines))
+    assert f"the file says the guess {fields[2]} " in line and "is a secret left there" in line
+    lines, _ = echoed(cards_lines())
+    root = lines[1].split()[2]
+    lines[1] = lines[1][: -len(root)] + "----"
+    assert failure(capsys, tmp_path, "c-punchcard", "\n".join(lines)).endswith(
+        f"secret {root}: found in 1 guess by the first guess {root}, but the file does not count it found "
+        "there (line 2)")
+
+
+def knuth_notation():
+    """Our 3x3 tree written with Knuth's shorthands: a bare 2 ("guess either") and (Gx) ("every
+    answer leaves at most two"), for a (G) and for the elaborated (113: ...)."""
+    text = (DATA / "knuth-3x3.txt").read_text()
+    assert "2 (121)" in text and "6 (133)" in text and "6 (113: 0, 0, 0, 0; 0, 2 (132), 2 (122); 1; 1)" in text
+    return (text.replace("2 (121)", "2").replace("6 (133)", "6 (133x)")
+            .replace("6 (113: 0, 0, 0, 0; 0, 2 (132), 2 (122); 1; 1)", "6 (113x)"))
+
+
+def test_cpp_text_completes_knuths_trivial_situations(capsys, tmp_path):
+    path = tmp_path / "knuth.txt"
+    path.write_text(knuth_notation())
+    out = tmp_path / "out.json"
+    status, stdout, stderr = run(capsys, "import", "cpp-text", path, "-o", out)
+    assert status == 0, stderr
+    assert stderr.endswith(f"{path}: note: completed 3 trivial situations the file leaves unelaborated (a bare "
+                           "2 or an 'x': the secrets left played in code order)\n")
+    got = json.loads(out.read_text())
+    # The rule, the secrets left played in code order, gives back our tree (which plays them so):
+    # at (1,2) the bare 2 plays 121 (certify's 010) then 211 (100); at (2,0) 113x plays 113 (002),
+    # then on (1,0) 122 (011) before 212 (101), on (1,1) 132 (021) before 312 (201).
+    assert got["tree"] == cert("knuth-3x3.json")["tree"]
+    assert got["tree"]["next"]["1,2"] == {"guess": "010", "next": {"1,2": {"guess": "100"}}}
+    assert got["claims"] == cert("knuth-3x3.json")["claims"] and got["strategy"]["params"]["completed"] == 3
+    again = tmp_path / "again.json"
+    assert run(capsys, "import", "cpp-text", path, "-o", again, "-q")[0] == 0
+    assert again.read_bytes() == out.read_bytes()  # deterministic
+
+
+def test_cpp_text_refuses_what_completion_cannot_decide(capsys, tmp_path):
+    text = (DATA / "knuth-3x3.txt").read_text()
+    assert failure(capsys, tmp_path, "cpp-text", text.replace("3 (231)", "3"), status=2).endswith(
+        ":1: 3 secrets left, but no guess for them (only 0, 1 or 2 may stand alone: for 3 or more, which "
+        "guess is played changes the total)")
+    # 333 leaves 111, 122 and 212 on (0,0) of the 6 secrets left after 112 -(2,0)->
+    line = failure(capsys, tmp_path, "cpp-text",
+                   text.replace("6 (113: 0, 0, 0, 0; 0, 2 (132), 2 (122); 1; 1)", "6 (333x)"))
+    assert line.endswith(": invalid: secret 111: the file is wrong at line 1: its (333x) says every answer to "
+                         "333 leaves at most two secrets, but answer (0,0) to the guess 333 after 112 -(2,0)-> "
+                         "leaves 3 secrets (111, 122, 212)")
+    assert failure(capsys, tmp_path, "cpp-text", text.replace("(233)", "(233x: 1)"), status=2).endswith(
+        ":1: expected ')' after the 'x' mark (answers leave at most two secrets, not written), got ': 1), 1; 2 ('")
+
+
+def test_cpp_text_checks_g_only_where_the_file_marks_g_star(capsys, tmp_path):
+    """(G) says G is a secret left only in a file that marks the others (G*): Knuth's notation has no '*'."""
+    text = (DATA / "knuth-3x3.txt").read_text()
+    assert "*" not in text
+    # 122 is not one of 221, 231, 321 (left after 112 -(0,2)->), and tells them apart.
+    path = tmp_path / "knuth.txt"
+    path.write_text(text.replace("3 (231)", "3 (122)"))
+    status, stdout, stderr = run(capsys, "import", "cpp-text", path, "-o", tmp_path / "ok.json")
+    assert status == 0 and stderr == (f"{path}: note: read 1 (G) guess that is not a secret left, though not "
+                                      "marked '*': the file marks none (Knuth's notation), so (G) does not say "
+                                      "whether G is one\n")
+    assert json.loads((tmp_path / "ok.json").read_text())["strategy"]["params"]["unmarked"] == 1
+    # The same in a file that marks 232 '*' (rightly: not one of 223, 233, 323, 331): (122) is a claim.
+    starred = text.replace("3 (231)", "3 (122)").replace("4 (233)", "4 (232*)")
+    assert failure(capsys, tmp_path, "cpp-text", starred).endswith(
+        ": invalid: secret 221: the file says the guess 122 after 112 -(0,2)-> is a secret left there (line 1), "
+        "but it is not one of the 3 secrets left there (221, 231, 321)")
+
+
+@pytest.mark.parametrize("fmt, name", [(fmt, name) for fmt, name, _ in ROUND_TRIPS] +
+                         [("cuda-json", "runs-3x3.json")])
+def test_every_format_reads_gzip(capsys, tmp_path, fmt, name):
+    import gzip
+
+    path = tmp_path / (name + ".gz")
+    raw = gzip.compress((DATA / name).read_bytes(), mtime=0)
+    path.write_bytes(raw)
+    options = ("--run", 1) if fmt == "cuda-json" else ()
+    got = imported(capsys, tmp_path, fmt, path, *options)
+    plain = imported(capsys, tmp_path, fmt, DATA / name, *options)
+    assert got["tree"] == plain["tree"] and got["claims"] == plain["claims"]
+    if fmt != "cuda-json":
+        assert got["strategy"]["params"]["sha256"] == hashlib.sha256(raw).hexdigest()  # the file as given
+
+
+def test_gzip_is_bounded_and_checked(capsys, tmp_path, monkeypatch):
+    import gzip
+
+    from certify import importers
+
+    path = tmp_path / "tree.gv.gz"
+    path.write_bytes(gzip.compress(b"x" * 5000, mtime=0))
+    monkeypatch.setattr(importers, "MAX_BYTES", 4096)
+    with pytest.raises(importers.ParseError, match="decompresses to more than 4096 bytes"):
+        importers.import_certificate("cuda-dot", path.read_bytes(), "tree.gv.gz")
+    monkeypatch.undo()
+    assert failure(capsys, tmp_path, "cuda-dot", "", status=2)  # an empty file: one line
+    path = tmp_path / "broken"
+    path.write_bytes(gzip.compress(b"digraph {}", mtime=0)[:-6])
+    got, stdout, stderr = run(capsys, "import", "cuda-dot", path, "-o", tmp_path / "out.json")
+    assert got == 2 and stderr.startswith(f"certify import: error: {path}: corrupt gzip data") and \
+        stderr.count("\n") == 1
