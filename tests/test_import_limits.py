@@ -1,7 +1,7 @@
 """`certify import`'s work budgets (docs/import-formats.md, Limits): every importer refuses a file
 whose work would be out of proportion to its size before doing that work, in one line naming
-the figure and the budget (a ParseError: exit 2, no traceback), and the real files the peers
-wrote (../shared/data/peer-outputs, ../shared/data/external-strats) import as they always did.
+the figure and the budget (a ParseError: exit 2, no traceback). The real files the peers wrote
+(../shared/data/peer-outputs, ../shared/data/external-strats): tests/test_import_shared.py.
 
 The case that asked for the budgets: a 113-byte cuda-json run record for 8 pins, 5 colours
 (390,625 codes) had the importer rebuild Knuth's strategy for that game: more than 126 s CPU,
@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from certify import importers
-from certify.__main__ import main
 from certify.game import Game
 from certify.importers import ParseError, import_certificate
 
@@ -242,76 +241,5 @@ def test_the_same_chain_one_short_of_the_budget_is_replayed_to_its_end():
         import_certificate("cpp-text", chain_text(5, 8, 60, 2).encode(), "chain.txt")
 
 
-# -- the real files import as before ----------------------------------------------------------------
-
-VALID = "valid: {} secrets of {}, max {} guesses, total {}"
-REAL = [  # (format, file, exit status, what the command prints): ../shared/data/peer-outputs/README.md
-    ("cpp-text", "fancidev/optimal-3x3.txt", 0, VALID.format(27, "3x3", 4, 73)),
-    ("cpp-text", "fancidev/optimal-4x6.txt", 0, VALID.format(1296, "4x6", 6, 5625)),
-    ("cpp-text", "fancidev/optimal-4x7.txt", 0, VALID.format(2401, "4x7", 6, 11228)),
-    ("cpp-text", "fancidev/optimal-bc.txt", 0, VALID.format(5040, "4x10 without repetition", 7, 26274)),
-    ("cpp-text", "fancidev/optimal-4x8.txt", 0, VALID.format(4096, "4x8", 7, 20471)),
-    ("cpp-text", "fancidev/minmax-4x6.txt", 0, VALID.format(1296, "4x6", 5, 5778)),
-    ("cpp-text", "fancidev/parts-4x6.txt", 0, VALID.format(1296, "4x6", 6, 5668)),
-    ("cpp-text", "fancidev/minmax-5x8.txt", 0, VALID.format(32768, "5x8", 7, 182409)),
-    ("cpp-text", "fancidev/minavg-5x8.txt", 0, VALID.format(32768, "5x8", 7, 180287)),
-    ("cpp-text", "fancidev/entropy-5x8.txt", 0, VALID.format(32768, "5x8", 8, 179797)),
-    ("cpp-text", "fancidev/parts-5x8.txt", 0, VALID.format(32768, "5x8", 8, 181834)),
-    ("c-punchcard", "arfst23/solution-4-6-5", 1, "invalid: secret 4434: the file says the guess 3444 after "
-     "0012 -(0,0)-> 3345 -(0,2)-> is a secret left there (line 4), but it is not one of the 6 secrets left "
-     "there (4434, 4454, 4554, ...)"),
-    ("c-punchcard", "arfst23/solution-4-6-6", 1, "invalid: secret 4434: the file says the guess 3444 after"),
-    ("c-punchcard", "arfst23/solution-unique-4-6-6", 0, VALID.format(360, "4x6 without repetition", 5, 1446)),
-    ("cuda-dot", "mikemag/mastermind_strategy_knuth_3p4c.gv", 0, VALID.format(64, "3x4", 4, 209)),
-    ("cuda-dot", "mikemag/mastermind_strategy_knuth_4p6c.gv", 0, VALID.format(1296, "4x6", 5, 5801)),
-    ("cuda-dot", "mikemag/mastermind_strategy_most_parts_4p6c.gv", 0, VALID.format(1296, "4x6", 6, 5668)),
-    ("cuda-dot", "mikemag/mastermind_strategy_expected_size_5p8c.gv.gz", 2, ":1: not UTF-8 text"),
-    ("cuda-json", "mikemag/mastermind_run_stats_knuth-3p4c.json", 0, VALID.format(64, "3x4", 4, 209)),
-    ("cuda-json", "mikemag/mastermind_run_stats_knuth-4p6c.json", 0, VALID.format(1296, "4x6", 5, 5801)),
-    ("cuda-json", "mikemag/mastermind_run_stats_mostparts-4p6c.json", 0, VALID.format(1296, "4x6", 6, 5668)),
-    ("cuda-json", "mikemag/mastermind_run_stats_knuth-5p8c.json", 0, VALID.format(32768, "5x8", 7, 183775)),
-    ("cuda-json", "mikemag/mastermind_run_stats_mostparts-5p8c.json", 0, VALID.format(32768, "5x8", 8, 181834)),
-    ("cuda-json", "mikemag/mastermind_run_stats_expsize-5p8c.json", 1, "invalid: run 1 (Expected Size 5p8c): "
-     "the file claims 180214 guesses in all, certify's expected-size from 11223 takes 180200"),
-    ("cuda-json", "mikemag/mastermind_run_stats_entropy-5p8c.json", 1, "invalid: run 1 (Entropy 5p8c): "
-     "the file claims 179747 guesses in all, certify's entropy from 11223 takes 179704"),
-    # (mastermind_run_stats_knuth-6p7c.json takes 30-35 s: its budget is tested above.)
-    ("cpp-text", "../external-strats/p4c6r-koyama-1.txt", 0, VALID.format(1296, "4x6", 6, 5625)),
-    ("cpp-text", "../external-strats/p4c6r-koyama-2.txt", 0, VALID.format(1296, "4x6", 5, 5626)),
-    ("cpp-text", "../external-strats/p4c6r-knuth.txt", 2,
-     ":4: 2 secrets left, but no guess for them (only 0 or 1 may stand alone)"),
-    ("cpp-text", "../external-strats/p4c6r-neuwirth.txt", 1, "invalid: secret 4551: answer (1,1) to the guess "
-     "3354 after 1123 -(0,1)-> 2445 -(0,2)-> 5266 -(0,1)-> leaves 2 secrets (4551, 4634), but the file's (3354) "
-     "says every answer leaves one (line 28)"),
-]
-
-
-def _real(capsys, tmp_path, fmt, path, status, words):
-    if not path.exists():
-        pytest.skip(f"{path} is absent (repo not next to ../shared)")
-    out = tmp_path / "out.json"
-    got = main(["import", fmt, str(path), "-o", str(out)])
-    stdout, stderr = capsys.readouterr()
-    assert got == status, stderr
-    if status == 0:
-        assert stderr == "" and stdout == f"{path} ({fmt}) -> {out}: {words}\n"
-        assert json.loads(out.read_text())["strategy"]["name"] in ("imported", "knuth", "most-parts")
-    else:
-        assert stdout == "" and stderr.count("\n") == 1 and words in stderr and not out.exists()
-
-
-@pytest.mark.parametrize("fmt, name, status, words", REAL, ids=[r[1].rsplit("/", 1)[-1] for r in REAL])
-def test_the_real_files_import_as_before(capsys, tmp_path, fmt, name, status, words):
-    _real(capsys, tmp_path, fmt, (PEERS / name).resolve(), status, words)
-
-
-def test_the_real_gzipped_dump_imports_once_unpacked(capsys, tmp_path):
-    """mikemag's 3.2 MB expected-size 5x8 dump (the largest real tree file: 5.8 s, 81 MB)."""
-    import gzip
-
-    source = PEERS / "mikemag" / "mastermind_strategy_expected_size_5p8c.gv.gz"
-    if not source.exists():
-        pytest.skip(f"{source} is absent (repo not next to ../shared)")
-    path = tmp_path / "mastermind_strategy_expected_size_5p8c.gv"
-    path.write_bytes(gzip.decompress(source.read_bytes()))
-    _real(capsys, tmp_path, "cuda-dot", path, 0, VALID.format(32768, "5x8", 7, 180214))
+# The real files of ../shared/data (the peers' outputs, the published tables) and what each gives:
+# tests/test_import_shared.py.
