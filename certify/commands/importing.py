@@ -70,7 +70,7 @@ def register(sub) -> None:
                    help="cpp-text: the C++ solver's strategy text (fancidev's mmstrat); c-punchcard, c-yaml: "
                         "the C solver's trees (arfst23); cuda-dot: the CUDA project's strategy dump, "
                         "cuda-json: its run results (mikemag)")
-    p.add_argument("file", metavar="FILE", help="the other program's file (- for standard input)")
+    p.add_argument("file", metavar="FILE", help="the other program's file, plain or gzipped (- for standard input)")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
                    help="the certificate (.json, or .json.gz; - for standard output)")
     p.add_argument("--pegs", type=positive, help="pegs, when the file does not say (else taken from its codes)")
