@@ -5,7 +5,8 @@ Each parser reads a file's text into a *foreign tree* of :class:`Node` objects: 
 branches by answer, and what the file states about the node (how many secrets are left there,
 whether its guess is one of them). :func:`assemble` plays every secret of the game down that tree
 with the builder's feedback, fills in what a format leaves unwritten (the last guesses behind the
-C++ solver's ``(G)``), checks every statement of the file, and returns the certificate's tree and
+C++ solver's ``(G)``; the trivial situations Knuth's notation leaves unelaborated, a bare 2 and
+``(Gx)``, by one rule: the secrets left played in code order), checks every statement of the file, and returns the certificate's tree and
 histogram, or raises :class:`Mismatch` naming the first secret (in tree order) the tree fails.
 The command has the certificate checked by the independent verifier before it writes it.
 
@@ -407,9 +408,11 @@ class _Irving:
 
         A = (2345: 0, 6 (3412), ...)
 
-    A state is a count of secrets, then nothing (0 or 1 secret: the one left is played), a
-    label (defined below the tree), ``(G)`` or ``(G*)`` (every answer to G leaves one secret,
-    played next; ``*``: G is not one of them), or ``(G: entries)``, one entry per answer in
+    A state is a count of secrets, then nothing (0 or 1 secret: the one left is played; 2:
+    Knuth's "guess either", completed), a label (defined below the tree), ``(G)`` or ``(G*)``
+    (every answer to G leaves one secret, played next; ``*``: G is not one of them, and a file
+    with no ``*`` does not say), ``(Gx)`` (Knuth's: every answer leaves at most two, completed),
+    or ``(G: entries)``, one entry per answer in
     the order 0,p 0,p-1 ... 0,0; 1,p-1 ... 1,0; ...; p,0, separated by ``,`` within a number of
     blacks and ``;`` between, ``)`` at the end; the last entry (the win) is 1 or 0."""
 
