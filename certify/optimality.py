@@ -39,31 +39,31 @@ def kind_of(raw: bytes) -> str:
     return KINDS.get(format_of(raw), STRATEGY)
 
 
-def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress):
+def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_codes=None):
     if kind == LOWER_BOUND:
-        return verify_bound.check_bytes(raw, path, progress)
+        return verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES)
     if kind == MIXED:
         return verify_mixed.check_bytes(raw, path)
     return verify.verify_bytes(raw, path, max_guesses, keep=keep)
 
 
-def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None):
+def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None, max_codes=None):
     """(kind, report) of a file read once. ``max_guesses`` applies to strategy certificates only;
     ``progress(done, total)`` is called while a lower bound's nodes are checked."""
     report = verify.Report(path)
     raw = reader.load(path, verify.MAX_BYTES, report, on_wait)
-    return (STRATEGY, report) if raw is None else check_bytes(raw, path, max_guesses, keep, progress)
+    return (STRATEGY, report) if raw is None else check_bytes(raw, path, max_guesses, keep, progress, max_codes)
 
 
-def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progress=None):
+def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progress=None, max_codes=None):
     """(kind, report) of bytes already read (``path`` names them in the report), by the checker of
     the kind they announce, or of the kind whose format the document's own "format" field names."""
     kind = kind_of(raw)
-    report = _check(kind, raw, path, max_guesses, keep, progress)
+    report = _check(kind, raw, path, max_guesses, keep, progress, max_codes)
     named = re.match(r"format: expected '[^']*', got '([^']*)'$", report.error or "")
     if not report.valid and named and KINDS.get(named.group(1), kind) != kind:
         kind = KINDS[named.group(1)]
-        report = _check(kind, raw, path, max_guesses, keep, progress)
+        report = _check(kind, raw, path, max_guesses, keep, progress, max_codes)
     return kind, report
 
 

@@ -62,8 +62,12 @@ MAX_BYTES = 128 << 20
 MAX_NODE_BYTES = 4 << 20
 #: Deepest nesting inside a node (the proof format needs 5 levels; the decoder's own limit is ~1000).
 NODE_ROOM = 600
-#: Largest game (codes): every guess is enumerated at every node.
+#: Largest game (codes) by default: every guess is enumerated at every node, and the game's feedback
+#: table takes one byte a pair (100 MB at 10,000 codes). ``--max-codes N`` (``max_codes=``) raises it
+#: up to CODES_CEILING: 282 MB for 5x7 (16,807 codes), 1 GiB for 5x8, 2.2 GB for 6x6, asked for by
+#: the user, never by the file.
 MAX_CODES = 10_000
+CODES_CEILING = 46_656
 #: Most nodes, and most guess entries plus references over all nodes.
 MAX_NODES = 2_000_000
 MAX_ENTRIES = 10_000_000
@@ -91,7 +95,7 @@ IMAGE_PER_SECRET = 32
 #: SET_OVERHEAD a set): the memory a file of fan-out nodes can make the checker hold.
 MAX_PENDING = 256 << 20
 SET_OVERHEAD = 112
-#: A set is a sorted array of code indices; 10,000 codes (MAX_CODES) fit in 16 bits.
+#: A set is a sorted array of code indices; CODES_CEILING codes fit in 16 bits.
 SET = np.uint16
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
@@ -401,7 +405,7 @@ def _inverse(perm):
 
 # -- the document -----------------------------------------------------------------------------
 
-def _header(doc):
+def _header(doc, max_codes: int = MAX_CODES):
     """(game, claims) after checking every field outside the nodes."""
     _typed(doc, dict, "top level")
     fmt = _get(doc, "format", str, "")
@@ -417,9 +421,10 @@ def _header(doc):
     if not repetition and pegs > colors:
         raise Invalid(f"game: {_short(pegs)} pegs without repetition need at least as many colors, got {colors}")
     codes = verify._n_codes(min(pegs, 64), colors, repetition)
-    if pegs > 64 or codes > MAX_CODES:  # (past 64 pegs the size is not worth computing)
+    if pegs > 64 or codes > max_codes:  # (past 64 pegs the size is not worth computing)
         shown = "more than 10^19" if pegs > 64 else str(codes)
-        raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {MAX_CODES})")
+        more = "" if pegs > 64 or codes > CODES_CEILING else f"; --max-codes {codes} raises it"
+        raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {max_codes}{more})")
     claims = _get(doc, "claims", dict, "")
     _only(claims, ("worst_case", "total", "max_guesses", "at_max", "first", "weights"), "claims")
     if "weights" in claims and set(claims) != {"total", "weights"}:
@@ -822,7 +827,8 @@ class _Proof:
             direct.update(c for c in ({game.canon(g, blocks) for g in left_over} if blocks else left_over)
                           if c not in same)
         self.spend(i, sum(size + GUESS_COST for g in direct if not holds and g not in entries and not counted[g])
-                   + self.image_cost(size) * len({perm for _, _, perm in same.values()}))
+                   # (no image to compute for the whole game: every permutation maps it onto itself)
+                   + (0 if size == game.n else self.image_cost(size) * len({perm for _, _, perm in same.values()})))
         for g in sorted(direct):  # code order; the same_as entries are looked at after
             entry = entries.get(g)
             if entry is None and (holds or counted[g]):
@@ -1268,14 +1274,14 @@ def _steps(path, permuted: bool) -> str:
     return steps + (" (then permuted)" if permuted else "")
 
 
-def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
+def check_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES) -> Report:
     """Check a certificate given as bytes (plain or gzipped JSON) on its own: a file that leans on
     parts (lemma references) or is a part is not a proof of its claim by itself (combine());
     ``progress(done, total)`` is called about once a second while nodes are checked."""
-    return combine(verdict_bytes(raw, file, progress))
+    return combine(verdict_bytes(raw, file, progress, max_codes))
 
 
-def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
+def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES) -> Report:
     """What one file shows by itself: valid means valid *under its assumptions* (report.assumptions),
     and about its root's set (report.root, for a part). Only combine() says what is proven."""
     report = Report(file)
@@ -1284,7 +1290,7 @@ def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
         buf, size = reader.text(raw, MAX_BYTES), len(raw)
         del raw
         doc = _read(buf)
-        game, claims = _header(doc)
+        game, claims = _header(doc, min(max_codes, CODES_CEILING))
         root = _root(doc, game)
         nodes = doc["nodes"]
         count = len(nodes)
@@ -1436,11 +1442,11 @@ def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> s
         through.append(f"part {p.file}")
 
 
-def verdict_file(path, on_wait=None, progress=None) -> Report:
+def verdict_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES) -> Report:
     """verdict_bytes() of a file read once; an unreadable file gives status 2."""
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else verdict_bytes(raw, path, progress)
+    return report if raw is None else verdict_bytes(raw, path, progress, max_codes)
 
 
 def part_files(folder) -> list:
@@ -1453,7 +1459,7 @@ def part_files(folder) -> list:
             and os.path.isfile(os.path.join(folder, n))]
 
 
-def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None) -> list:
+def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max_codes: int = MAX_CODES) -> list:
     """The combined verdict on each of ``files`` with the part files ``parts`` (a file among the
     parts that is also one of ``files`` is left out of the parts), every file checked in
     ``jobs`` processes (1: in this one)."""
@@ -1466,7 +1472,7 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None) -> 
     paths = list(files) + parts
     jobs = min(jobs, cores())  # each worker holds one file's checker at a time: memory N x one file
     if jobs <= 1 or len(paths) == 1:
-        verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None) for f in paths]
+        verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None, max_codes) for f in paths]
     else:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -1477,7 +1483,8 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None) -> 
                 return 0
         order = sorted(range(len(paths)), key=lambda k: -size(k))  # the biggest first: balanced
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = dict(zip(order, pool.map(verdict_file, [paths[k] for k in order])))
+            done = dict(zip(order, pool.map(verdict_file, [paths[k] for k in order], *[[None] * len(order)] * 2,
+                                            [max_codes] * len(order))))
         verdicts = [done[k] for k in range(len(paths))]
     given = verdicts[len(files):]
     return [combine(v, given) for v in verdicts[:len(files)]]
@@ -1491,9 +1498,9 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def check_file(path, on_wait=None, progress=None) -> Report:
+def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES) -> Report:
     """Check a certificate file, read once, on its own (combine()); an unreadable file gives status 2."""
-    return combine(verdict_file(path, on_wait, progress))
+    return combine(verdict_file(path, on_wait, progress, max_codes))
 
 
 def progress_printer(err):
@@ -1508,12 +1515,12 @@ def reports_json(reports) -> bytes:
     return reader.reports_json("certify.verify_bound", reports)
 
 
-def run(files, as_json=False, out=None, err=None, parts=(), jobs: int = 1) -> int:
+def run(files, as_json=False, out=None, err=None, parts=(), jobs: int = 1, max_codes: int = MAX_CODES) -> int:
     """Check files (each with the part files ``parts``, in ``jobs`` processes), print one line each
     (or a JSON report); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
     progress = progress_printer(err) if err.isatty() else None
-    reports = check_split(files, parts, jobs, lambda note: print(note, file=err, flush=True), progress)
+    reports = check_split(files, parts, jobs, lambda note: print(note, file=err, flush=True), progress, max_codes)
     return reader.emit(reports, as_json, reports_json, out, err)
 
 
@@ -1525,9 +1532,14 @@ def main(argv=None) -> int:
                         help="a folder of part files (*.json, *.json.gz)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="check the files in N processes (at most the machine's cores)")
+    parser.add_argument("--max-codes", type=int, default=MAX_CODES, metavar="N",
+                        help=f"check games of up to N codes (default {MAX_CODES}, at most {CODES_CEILING}; "
+                             "memory: N x N bytes)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs: must be >= 1, got {args.jobs}")
+    if not 1 <= args.max_codes <= CODES_CEILING:
+        parser.error(f"--max-codes: must be from 1 to {CODES_CEILING}, got {args.max_codes}")
     try:
         parts = list(args.part)
         for folder in args.parts:
@@ -1535,7 +1547,8 @@ def main(argv=None) -> int:
     except reader.Unreadable as e:
         print(f"verify_bound: cannot read parts folder {e}", file=sys.stderr)
         return EXIT_UNUSABLE
-    return reader.interruptible("verify_bound", lambda: run(args.files, args.json, parts=parts, jobs=args.jobs))
+    return reader.interruptible("verify_bound", lambda: run(args.files, args.json, parts=parts, jobs=args.jobs,
+                                                            max_codes=args.max_codes))
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ def test_the_game_limit_is_ten_thousand_codes():
     ok = _check(_doc({"colors": 10, "pegs": 4, "repetition": True}, {"worst_case": 1}, [{"bound": 1}]))
     assert ok.valid  # 10,000 codes: at the limit
     big = _check(_doc({"colors": 11, "pegs": 4, "repetition": True}, {"worst_case": 1}, [{"bound": 1}]))
-    assert big.error == "game: 14641 codes is too many for the lower-bound checker (limit 10000)"
+    assert big.error == "game: 14641 codes is too many for the lower-bound checker (limit 10000; --max-codes 14641 raises it)"
 
 
 def _chain(length: int, last_bound: int):
@@ -124,7 +124,14 @@ def test_the_work_budget_grows_with_the_file_and_counts_swaps_and_same_as(monkey
         "pegs": [0, 1], "colors": [0, 2, 1, 3]}}}}])
     monkeypatch.setattr(verify_bound, "WORK_BASE", 10**9)
     checked = _check(same).checked
-    assert checked["work"] == 16 + verify_bound.GUESS_COST + verify_bound.IMAGE_COST + verify_bound.IMAGE_PER_SECRET * 16
+    # at the root the set is the whole game: every permutation maps it onto itself, no image to pay
+    assert checked["work"] == 16 + verify_bound.GUESS_COST
+    # below it (the 9 codes without colour 0), P(S) = S is computed and paid for
+    below = _doc(game, {"worst_case": 1}, [{"bound": 1, "guesses": {"00": {"0,0": 1}}}, {"bound": 1, "guesses": {
+        "12": {"same_as": "13", "perm": {"pegs": [0, 1], "colors": [0, 1, 3, 2]}}}}])
+    checked = _check(below).checked
+    assert checked["work"] == (16 + verify_bound.GUESS_COST) + (9 + verify_bound.GUESS_COST + verify_bound.IMAGE_COST
+                                                                 + verify_bound.IMAGE_PER_SECRET * 9)
 
 
 def test_the_sets_waiting_to_be_checked_are_bounded(monkeypatch):

@@ -60,12 +60,22 @@ def _check_file(path: str, max_guesses, quiet: bool):
     form = _manifest(raw)
     if form is not None:
         return "manifest", form
-    return check_bytes(raw, path, max_guesses, progress=_progress(quiet))
+    return check_bytes(raw, path, max_guesses, progress=_progress(quiet), max_codes=_MAX_CODES[0])
+
+
+#: `certify verify --max-codes N`, for this command's run (the lower-bound checker's game limit).
+_MAX_CODES = [None]
 
 
 def cmd_verify(args) -> int:
     from ..errors import CertifyError
 
+    _MAX_CODES[0] = getattr(args, "max_codes", None)
+    if _MAX_CODES[0] is not None:
+        from ..verify_bound import CODES_CEILING
+
+        if _MAX_CODES[0] > CODES_CEILING:
+            raise CertifyError(f"--max-codes: at most {CODES_CEILING}, got {_MAX_CODES[0]}")
     if args.value is not None:  # a mixed strategy beside a weighted lower bound: the game value
         if args.optimal is not None or args.max_guesses is not None:
             raise CertifyError("--value goes alone (a mixed strategy and a weighted lower bound)")
@@ -130,7 +140,8 @@ def _verify_split(args) -> int:
         if len(args.files) != 1:
             raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(args.files)} files")
         strategy = _checked(args.files[0], STRATEGY, args.max_guesses, args.quiet)
-        bound = verify_bound.check_split(args.optimal, parts, args.jobs, _note(args.quiet), _progress(args.quiet))[0]
+        bound = verify_bound.check_split(args.optimal, parts, args.jobs, _note(args.quiet), _progress(args.quiet),
+                                         _MAX_CODES[0] or verify_bound.MAX_CODES)[0]
         if not bound.valid:
             print(bound.line(), file=sys.stderr)
             return bound.status
@@ -138,7 +149,8 @@ def _verify_split(args) -> int:
     if args.max_guesses is not None:
         raise CertifyError("--max-guesses applies to strategy certificates; with --part/--parts the files "
                            "are lower-bound proofs (their claims say what they prove)")
-    reports = verify_bound.check_split(args.files, parts, args.jobs, _note(args.quiet), _progress(args.quiet))
+    reports = verify_bound.check_split(args.files, parts, args.jobs, _note(args.quiet), _progress(args.quiet),
+                                       _MAX_CODES[0] or verify_bound.MAX_CODES)
     if args.json:
         print_json({"report_version": 1, "tool": "certify.verify",
                     "results": [dict(r.to_json(), kind="lower-bound") for r in reports], "skipped": []})
@@ -155,7 +167,8 @@ def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
     from ..optimality import check_any
     from ..text import shown
 
-    kind, report = check_any(path, max_guesses, on_wait=_note(quiet), progress=_progress(quiet))
+    kind, report = check_any(path, max_guesses, on_wait=_note(quiet), progress=_progress(quiet),
+                             max_codes=_MAX_CODES[0])
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)
@@ -346,6 +359,9 @@ def register(sub) -> None:
                    help="a part file of a split lower-bound proof (repeatable): the files given are its main files")
     p.add_argument("--parts", metavar="DIR", action="append",
                    help="a folder of part files (*.json, *.json.gz) of a split lower-bound proof")
+    p.add_argument("--max-codes", type=positive, metavar="N",
+                   help="lower-bound proofs of games of up to N codes (default 10000, at most 46656; the "
+                        "checker's feedback table takes N x N bytes: 282 MB for 5x7)")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="with parts: check the files in N processes (default 1; at most the machine's cores)")
     add_quiet(p)

@@ -520,7 +520,7 @@ def _invalid():
             ("format-strategy.json", f'"format":"{FORMAT}"', '"format":"mastermind-strategy-certificate"', "format: expected 'mastermind-lower-bound-certificate'"),
             ("game-pegs-boolean.json", '"pegs":3', '"pegs":true', "game.pegs: expected integer, got boolean True"),
             ("game-unknown-field.json", '"pegs":3', '"pegs":3,"secrets":27', "game: unknown field 'secrets'"),
-            ("game-too-big.json", '"colors":3,"pegs":3', '"colors":8,"pegs":5', "game: 32768 codes is too many for the lower-bound checker (limit 10000)"),
+            ("game-too-big.json", '"colors":3,"pegs":3', '"colors":8,"pegs":5', "game: 32768 codes is too many for the lower-bound checker (limit 10000; --max-codes 32768 raises it)"),
             ("game-too-many-pegs.json", '"pegs":3', '"pegs":' + "1" + "0" * 30, "codes is too many"),
             ("game-norep-too-many-pegs.json", '"colors":3,"pegs":3,"repetition":true', '"colors":2,"pegs":3,"repetition":false', "game: 3 pegs without repetition need at least as many colors, got 2"),
             ("nodes-object.json", None, None, "nodes: expected array, got object"),
