@@ -98,3 +98,23 @@ def test_a_search_killed_mid_way_resumes_and_writes_the_same_bytes(tmp_path):
     # and the same bytes as the split search without a checkpoint (on two workers: test_search_split)
     done = run_cli("verify", "s.json", "--optimal", "p.json.gz", cwd=stopped)
     assert done.returncode == 0 and "optimal: total 5625 guesses = proven minimum 5625" in done.stdout
+
+
+def test_on_two_workers_the_checkpoint_gives_the_same_bytes_and_resumes_from_one_process(tmp_path):
+    """Tasks kept by a run on a local Dask cluster are the same tasks: a one-process run on the same
+    folder finds them all, and both write the bytes of a one-process run from scratch."""
+    args = ["build", "optimal", "--pegs", "4", "--colors", "4", "--proof", "p.json", "-o", "s.json"]
+    for name in ("alone", "workers"):
+        (tmp_path / name).mkdir()
+    done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "alone")
+    assert done.returncode == 0, done.stderr
+    done = run_cli(*args, "--checkpoint", "tasks", "--workers", "2", cwd=tmp_path / "workers")
+    assert done.returncode == 0, done.stderr
+    for name in ("s.json", "p.json"):
+        assert (tmp_path / "workers" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes()
+    kept = sorted(p.name for p in (tmp_path / "workers" / "tasks").iterdir())
+    assert kept == sorted(p.name for p in (tmp_path / "alone" / "tasks").iterdir())
+    (tmp_path / "workers" / "s.json").unlink()
+    done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "workers")  # every task kept: none run
+    assert done.returncode == 0 and "tasks of this round done" not in done.stderr
+    assert (tmp_path / "workers" / "s.json").read_bytes() == (tmp_path / "alone" / "s.json").read_bytes()
