@@ -973,3 +973,37 @@ def test_a_worst_case_bound_of_2_on_one_secret_is_refused():
            "nodes": [{"bound": 3, "guesses": {"0": {"0,0": 1}, "1": {"0,0": 2}}}, {"bound": 2}, {"bound": 2}]}
     assert verify_bound.check_bytes(json.dumps(doc).encode()).error == (
         "node 1 (bound 2) at 0 -(0,0)->: guess 1 is not refuted: it wins at once (the node's set is {1})")
+
+
+@pytest.mark.parametrize("value, shown", [(b"1.5e0", "number 1.5"), (b"-12", "integer -12"), (b"2.50", "number 2.5")])
+def test_a_guess_that_is_a_number_is_named_with_its_value(value, shown):
+    raw = json.dumps(json.loads(STRATEGY.read_text())).encode().replace(b'"guess": "001"', b'"guess": ' + value, 1)
+    assert verify.verify_bytes(raw).error == f"at root: guess must be a string, got {shown}"
+
+
+def test_weighted_counting_is_charged_at_its_cost_in_the_work_reported():
+    """A node that does not hold is counted for every guess; with weights that counting costs
+    WEIGHTED_COST (8) times the pairs: the work a weighted proof is charged (its budget) and reports."""
+    report = verify_bound.check_file(str(CERTS / "value" / "value-2x3-codemaker.json"))
+    assert report.valid, report.error
+    assert report.checked == {"nodes": 2, "guesses": 18, "counting_nodes": 0, "work": 5710, "peak_set_bytes": 130}
+
+
+def test_of_two_leaves_that_fail_in_one_batch_the_lower_node_is_named():
+    """2x2: nodes 1 and 2, {01, 10} and {00, 11}, each claimed to need 4 guesses in total (3 do):
+    every guess outside either set is refuted by counting, so both are left to the batched check
+    of leaves, where both fail; the lower node is named, with its first guess not refuted."""
+    doc = {"format": verify_bound.FORMAT, "version": 1, "game": {"pegs": 2, "colors": 2, "repetition": True},
+           "claims": {"total": 9},
+           "nodes": [{"bound": 9, "guesses": {"00": {"1,0": 1}, "11": {"1,0": 1}, "01": {"1,0": 2}, "10": {"1,0": 2}}},
+                     {"bound": 4}, {"bound": 4}]}
+    assert verify_bound.check_bytes(json.dumps(doc).encode()).error == (
+        "node 1 (bound 4) at 00 -(1,0)->: guess 01 is not refuted: it gives at least 3 guesses in total, below the bound 4")
+
+
+@pytest.mark.parametrize("old, new", [(b'"guess": "001"', b'"guess" "001"'), (b'"guess": "122"', b'"guess" "122"'),
+                                      (b'"0,1": {', b'"0,1" {')])
+def test_a_key_without_its_colon_in_the_tree_is_named_and_placed(old, new):
+    raw = json.dumps(json.loads(STRATEGY.read_text())).encode().replace(old, new, 1)
+    column = raw.index(new) + 1  # (where the key starts, as for the other fields)
+    assert verify.verify_bytes(raw).error == f"not valid JSON: Expecting ':' delimiter at line 1 column {column}"
