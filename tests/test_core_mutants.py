@@ -1007,3 +1007,31 @@ def test_a_key_without_its_colon_in_the_tree_is_named_and_placed(old, new):
     raw = json.dumps(json.loads(STRATEGY.read_text())).encode().replace(old, new, 1)
     column = raw.index(new) + 1  # (where the key starts, as for the other fields)
     assert verify.verify_bytes(raw).error == f"not valid JSON: Expecting ':' delimiter at line 1 column {column}"
+
+
+@pytest.mark.parametrize("new, error", [
+    (b'"guess": 1e999', "not valid JSON: number 1e999 is out of range"),
+    (b'"guess": "122", "x": -1.5e400', "not valid JSON: number -1.5e400 is out of range"),
+    (b'"guess": "122", "x": [1e400]', "not valid JSON: number 1e400 is out of range"),
+])
+def test_a_number_out_of_range_anywhere_in_the_tree_is_refused_as_such(new, error):
+    """(An unknown field of a node is refused too, but the JSON is read first: its numbers as well.)"""
+    raw = json.dumps(json.loads(STRATEGY.read_text())).encode().replace(b'"guess": "122"', new, 1)
+    assert verify.verify_bytes(raw).error == error
+
+
+def _part_2x2(path) -> bytes:
+    return json.dumps({"format": verify_bound.FORMAT, "version": 1, "game": {"pegs": 2, "colors": 2, "repetition": True},
+                       "claims": {"total": 3}, "root": {"path": path}, "nodes": [{"bound": 3}]}).encode()
+
+
+def test_a_part_s_root_path_of_100_steps_is_read_101_are_refused():
+    """(Guess 00 answered 1,0 again and again: the set {01, 10} each time.)"""
+    report = verify_bound.verdict_bytes(_part_2x2([["00", "1,0"]] * 100))
+    assert report.valid and report.root["secrets"] == 2 and len(report.root["path"]) == 100, report.error
+    assert verify_bound.verdict_bytes(_part_2x2([["00", "1,0"]] * 101)).error == "root.path: 101 steps, more than the limit 100"
+
+
+def test_a_part_s_root_path_through_the_win_is_refused():
+    assert verify_bound.verdict_bytes(_part_2x2([["00", "1,0"], ["01", "2,0"]])).error == (
+        "root.path[1]: key '2,0' is the win (a set of one secret at most)")
