@@ -89,3 +89,18 @@ def test_worst_strategy_out_writes_a_strategy_within_the_proven_worst_case(tmp_p
     run = certify("verify", strategy, "--optimal", proof)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "optimal: max 6 guesses = proven minimum 6" in run.stdout
+
+
+def test_at_least_proves_a_lower_bound_without_the_whole_search(tmp_path):
+    """`bound --worst --at-least K`: "every strategy needs >= K" alone (5x8: 6, where the whole
+    search for the least worst case runs out of memory); refused when K - 1 guesses suffice."""
+    proof = tmp_path / "w.json"
+    run = certify("bound", "--pegs", "4", "--colors", "6", "--worst", "--at-least", "4", "-o", proof)
+    assert run.returncode == 0, run.stderr
+    check = certify("verify", proof)
+    assert check.returncode == 0 and "every strategy for 4x6 needs >= 4 guesses" in check.stdout
+    run = certify("bound", "--pegs", "4", "--colors", "6", "--worst", "--at-least", "6", "-o", tmp_path / "x.json")
+    assert run.returncode == 2 and "some strategy for 4x6 never needs more than 5 guesses" in run.stderr
+    assert not (tmp_path / "x.json").exists()
+    run = certify("bound", "--pegs", "3", "--colors", "3", "--total", "--at-least", "4", "-o", tmp_path / "x.json")
+    assert run.returncode == 2 and "--at-least goes with --worst" in run.stderr

@@ -18,13 +18,20 @@ def cmd_bound(args) -> int:
     game.check_size()
     if args.worst and args.max_guesses is not None:
         raise CertifyError("--max-guesses goes with --total (--worst finds the least worst case itself)")
+    at_least = getattr(args, "at_least", None)
+    if at_least is not None and not args.worst:
+        raise CertifyError("--at-least goes with --worst")
+    if at_least is not None and args.strategy_out:
+        raise CertifyError("--at-least proves a bound only: no --strategy-out")
     check_output(args.output)
     if args.strategy_out:
         check_output(args.strategy_out, inputs=[args.output])
         check_distinct(args.output, args.strategy_out)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     freeze_startup("certify.search.total", "certify.search.worst")
-    if args.worst:
+    if at_least is not None:
+        result = exact.at_least(game, at_least, progress=not args.quiet, say=say)
+    elif args.worst:
         result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out))
     else:
         result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
@@ -99,6 +106,9 @@ def register(sub) -> None:
     kind.add_argument("--total", action="store_true", help="least total of guesses over all secrets")
     p.add_argument("--max-guesses", type=positive, metavar="D",
                    help="--total among strategies that never use more than D guesses")
+    p.add_argument("--at-least", type=positive, metavar="K",
+                   help="--worst: prove only that every strategy needs >= K, without looking for the least "
+                        "worst case (for games whose whole search is too long)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="proof path (.json or .json.gz)")
     p.add_argument("--strategy-out", metavar="FILE",
                    help="also write a strategy that meets the bound (--worst: never more than D guesses; "

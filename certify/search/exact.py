@@ -15,6 +15,23 @@ class Result:
     strategy: dict | None = None  # a strategy certificate that meets the bound (totals)
 
 
+def at_least(game, k: int, progress: bool = False, say=lambda line: None) -> Result:
+    """The proof "every strategy needs >= k" without looking further (the least worst case may be
+    more): for games whose whole search is too long. Raises CertifyError when some strategy does
+    with k - 1."""
+    from ..errors import CertifyError
+    from .worst import WorstSearch
+
+    start = time.perf_counter()
+    search = WorstSearch(game, progress=progress)
+    proof = search.prove(k)
+    if proof is None:
+        raise CertifyError(f"some strategy for {game} never needs more than {k - 1} guesses: no proof of {k}")
+    say(f"search: every strategy for {game} needs >= {k} ({search.nodes} nodes)")
+    return Result(proof, f"every strategy for {game} needs >= {k} guesses for some secret",
+                  search.nodes, time.perf_counter() - start)
+
+
 def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bool = False) -> Result:
     """The least worst case D of the game, proven: every strategy needs >= D (and the search
     found a way to do with D, so D + 1 is not provable). With ``strategy``, also a strategy
