@@ -35,6 +35,11 @@ if [[ ! -d $WORK ]]; then
         cp -a "$REPO/$p" "$WORK/$p"
     done
     find "$WORK" -name __pycache__ -prune -exec rm -rf {} + 
+    # files left untracked by work in progress (certificates being made, new tests) are not the
+    # suite's: a 267 KB value certificate not yet committed failed test_value's size check and with
+    # it mutmut's stats run ("failed to collect stats")
+    (cd "$REPO" && git ls-files --others --exclude-standard -z certificates tests docs bench) \
+        | (cd "$WORK" && xargs -0 -r rm -f --)
     rm -rf "$WORK/tests/.hypothesis" "$WORK/.hypothesis"
     {
         echo
