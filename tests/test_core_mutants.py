@@ -867,6 +867,7 @@ def test_a_document_made_in_memory_with_a_lone_surrogate_is_refused_as_not_utf_8
 def test_a_lower_bound_given_as_bytes_is_named_so():
     report = verify_bound.check_bytes(BOUND.read_bytes())
     assert report.file == "<bytes>" and report.line().startswith("<bytes>: valid lower bound: ")
+    assert verify_bound.verdict_bytes(BOUND.read_bytes()).file == "<bytes>"
 
 
 def test_a_same_as_target_with_its_own_entry_is_refuted_by_that_entry():
@@ -1035,3 +1036,27 @@ def test_a_part_s_root_path_of_100_steps_is_read_101_are_refused():
 def test_a_part_s_root_path_through_the_win_is_refused():
     assert verify_bound.verdict_bytes(_part_2x2([["00", "1,0"], ["01", "2,0"]])).error == (
         "root.path[1]: key '2,0' is the win (a set of one secret at most)")
+
+
+def test_max_guesses_exceeded_names_the_first_secret_found_deepest_with_its_path():
+    """knuth-3x3 finds two secrets at the 4th guess: the first in the tree's order is named."""
+    assert verify.verify_file(str(STRATEGY), max_guesses=3).error == (
+        "secret 101 needs 4 guesses, more than --max-guesses 3: 001 -(2,0)-> 002 -(1,0)-> 011 -(1,2)-> 101")
+
+
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_document_of_10000_keys_is_read_one_more_is_refused(checker):
+    n = reader.MAX_KEYS
+    keys = lambda k: b"{" + b",".join(b'"k%d": 0' % i for i in range(k)) + b"}"  # noqa: E731
+    assert CHECKERS[checker](keys(n)).error == "top level: missing field 'format'"
+    assert CHECKERS[checker](keys(n + 1)).error == f"top level: an object with more than {n} keys (the limit)"
+
+
+def test_first_total_may_be_written_out_and_means_the_default_order():
+    doc = json.loads((BOUNDS / "total-3x3-max4-count.json").read_text())
+    plain = verify_bound.check_bytes(json.dumps(doc).encode())
+    doc["claims"]["first"] = "total"
+    written = verify_bound.check_bytes(json.dumps(doc).encode())
+    assert written.valid and written.statement() == plain.statement(), written.error
+    doc["claims"]["first"] = "x"
+    assert verify_bound.check_bytes(json.dumps(doc).encode()).error == 'claims.first: must be "total" or "at_max", got \'x\''
