@@ -1060,3 +1060,80 @@ def test_first_total_may_be_written_out_and_means_the_default_order():
     assert written.valid and written.statement() == plain.statement(), written.error
     doc["claims"]["first"] = "x"
     assert verify_bound.check_bytes(json.dumps(doc).encode()).error == 'claims.first: must be "total" or "at_max", got \'x\''
+
+
+# -- reader: the tokenizer proper (skip, document) on fields no checker reads ----------------------
+
+#: A field inside a container no checker reads, where json.loads names the fault by what the
+#: container expected there: a ':' after a key's ':' or a ',', a ':' or ']' after an object's ','.
+MISPLACED = [
+    b'{"extra": {"a"::1}}',
+    b'{"extra": [1,:]}',
+    b'{"extra": {"a":1,:}}',
+    b'{"extra": {"a":1,]}}',
+    b'{"extra": {"a": 1, 2: 3}}',
+    b'{"extra": ["a": 1]}',
+    b'{"extra": [1, "b" : 2]}',
+    b'{"extra": {"a": 1 2}}',
+]
+
+
+@pytest.mark.parametrize("raw", MISPLACED, ids=lambda raw: raw.decode())
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_misplaced_colon_or_key_in_a_nested_container_is_named_as_the_standard_decoder_does(checker, raw):
+    assert CHECKERS[checker](raw).error == _json_error(raw)
+
+
+FILES = {"verify": STRATEGY, "verify_bound": BOUND, "verify_mixed": MIXED}
+
+
+def _valid_with(checker: str, field: bytes) -> bytes:
+    """A valid certificate of the checker with ``field`` ("key": value) written first."""
+    raw = FILES[checker].read_bytes()
+    at = raw.index(b"{") + 1
+    return raw[:at] + field + b", " + raw[at:]
+
+
+@pytest.mark.parametrize("field, error", [
+    (b'"extra": [1]', None),
+    (b'"extra": "\\ud800"', "extra: string '\\ud800' is not valid Unicode (lone surrogate)"),
+    (b'"extra": {"\\ud800": 1}', "extra: string '\\ud800' is not valid Unicode (lone surrogate)"),
+    (b'"extra": [0, {"a": 1}, [{"\\udc00": 1}]]', "extra[2][0]: string '\\udc00' is not valid Unicode (lone surrogate)"),
+    (b'"extra": [0, 1, {"a": "\\ud800x"}]', "extra[2].a: string '\\ud800x' is not valid Unicode (lone surrogate)"),
+    (b'"\\ud800": 1', "top level: string '\\ud800' is not valid Unicode (lone surrogate)"),
+    (b'"extra": [{"x": 1}, {"a": 1, "a": 2}]', "extra[1]: duplicate key 'a'"),
+    (b'"extra": [0, 1, {"a": 1, "a": 2}]', "extra[2]: duplicate key 'a'"),
+    (b'"extra": {"a": [[{"b": ' + b"[" * 28 + b"]" * 28 + b"}]]}",
+     "extra.a[0][0].b" + "[0]" * 27 + ": nested more than 32 levels deep"),
+    (b'"extra": [{"x": 1}, {"b": ' + b"[" * 30 + b"]" * 30 + b"}]", "extra[1].b" + "[0]" * 29 + ": nested more than 32 levels deep"),
+])
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_problem_in_metadata_is_named_by_its_path_once_the_certificate_is_checked(checker, field, error):
+    """A lone surrogate (a string, a key, a top-level key), a repeated key or metadata nested too
+    deeply, in a field no checker reads: the certificate is otherwise valid, the problem is named
+    with the path of the value that has it (keys, and array indices counted item by item)."""
+    report = CHECKERS[checker](_valid_with(checker, field))
+    assert report.error == error and report.valid == (error is None), report.error
+
+
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_an_object_of_10000_keys_anywhere_is_read_one_more_is_refused(checker):
+    """MAX_KEYS below the top level: in an array at the top level (named by its index) and in metadata."""
+    n = reader.MAX_KEYS
+    keys = lambda k: b"{" + b",".join(b'"k%d": 0' % i for i in range(k)) + b"}"  # noqa: E731
+    check = CHECKERS[checker]
+    assert check(b"[" + keys(n) + b"]").error == "top level: expected object, got array"
+    assert check(b"[" + keys(n + 1) + b"]").error == f"[0]: an object with more than {n} keys (the limit)"
+    assert check(b"[0, " + keys(n + 1) + b"]").error == f"[1]: an object with more than {n} keys (the limit)"
+    assert check(_valid_with(checker, b'"extra": ' + keys(n))).valid
+    assert check(_valid_with(checker, b'"extra": ' + keys(n + 1))).error == f"extra: an object with more than {n} keys (the limit)"
+
+
+@pytest.mark.parametrize("checker", sorted(CHECKERS))
+def test_a_string_of_one_mib_is_read_one_byte_more_is_refused_with_its_place(checker):
+    """MAX_STRING counts a string's bytes of JSON, its quotes included: in an array and as a key."""
+    n, check = reader.MAX_STRING, CHECKERS[checker]
+    assert check(b'["' + b"k" * (n - 2) + b'"]').error == "top level: expected object, got array"
+    over = f"is longer than {n} bytes (the limit)"
+    assert check(b'["' + b"k" * (n - 1) + b'"]').error == f"the string at line 1 column 2 {over}"
+    assert check(b'{"format": 1,\n  "' + b"k" * (n - 1) + b'": 0}').error == f"the string at line 2 column 3 {over}"
