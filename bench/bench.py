@@ -322,10 +322,16 @@ def exact_rows(tmp: Path, runs: int, quick: bool) -> list[dict]:
                       "published: 7 necessary"))
         games.append(("total 4x6", ["--pegs", "4", "--colors", "6", "--total"],
                       "Koyama-Lai 5625"))
+        # The atlas's new worst cases (issue 36), each with the strategy within D: 5x6 was listed
+        # as unknown; 5x7 is 6 where Knuth's strategy needs 7.
+        for pegs, colors in ((5, 6), (5, 7)):
+            games.append((f"worst {pegs}x{colors}", ["--pegs", str(pegs), "--colors", str(colors), "--worst",
+                                                   "--strategy-out", str(tmp / f"within-{pegs}x{colors}.json.gz")],
+                          "new: 6 (docs/atlas.md)"))
     for label, args, target in games:
         out = tmp / f"bound-{label.split()[-1]}.json.gz"
         row = measure(f"bound {label}", certify("bound", *args, "-q", "-o", str(out)),
-                      1 if "Bulls" in label or "4x6" == label.split()[-1] else runs, target)
+                      1 if "Bulls" in label or label.split()[-1] in ("4x6", "5x6", "5x7") else runs, target)
         if out.exists():
             doc = summary(out)
             row["claims"] = doc["claims"]
@@ -362,6 +368,10 @@ def optimal_rows(tmp: Path, runs: int, quick: bool, big: bool = False) -> list[d
         games.append(("4x8", ["--pegs", "4", "--colors", "8"],
                       "first checked: 20471 (claimed by a C solver capped at depth 7)", 1))
         games.append(("4x8 max 6", ["--pegs", "4", "--colors", "8", "--max-guesses", "6"], "20473 claimed", 1))
+        # issue 36: the split search with every finished task kept (resumable after a stop), one
+        # process: what the checkpoint costs against the row "4x7" (the one-process search)
+        games.append(("4x7 checkpoint", ["--pegs", "4", "--colors", "7", "--checkpoint", str(tmp / "tasks-4x7")],
+                      "resumable; same bytes as --workers", 1))
     if big:
         # The exact search as tasks (certify/search/split.py) on a local Dask cluster: the two
         # rows give the same bytes; wall time is what the second worker buys.

@@ -361,7 +361,7 @@ def checked_mixed(path: str) -> verify_mixed.Report:
 @pytest.mark.parametrize("breaker", PAIRS, ids=lambda p: p.name.replace("-codebreaker.json", ""))
 def test_every_committed_pair_proves_its_value(breaker):
     maker = breaker.with_name(breaker.name.replace("codebreaker", "codemaker"))
-    assert maker.stat().st_size < 200_000  # (every pair is checked here: small enough)
+    assert maker.stat().st_size < 300_000  # (every pair is checked here: small enough)
     mixed = checked_mixed(str(breaker))
     bound = checked_bound(str(maker))
     assert mixed.valid, mixed.error

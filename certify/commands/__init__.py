@@ -7,9 +7,9 @@ into messages and exit codes.
 
 from __future__ import annotations
 
-from . import bounding, building, checking, drawing, importing, playing, splitting, value
+from . import atlas, bounding, building, checking, drawing, importing, playing, splitting, value
 
 #: In the order they appear in ``certify --help``.
-FAMILIES = (building, importing, checking, drawing, playing, bounding, splitting, value)
+FAMILIES = (building, importing, checking, drawing, playing, bounding, splitting, value, atlas)
 
 __all__ = ["FAMILIES"]

@@ -38,6 +38,7 @@ EXAMPLES = {
              "certify hint --pegs 3 --colors 3 --table --sort weight",
              "certify hint --certificate certificates/knuth-4x6.json 0011=1,0",
              "certify hint --strategy optimal \"0 0 1 1=2,0\""],
+    "atlas": ["certify atlas", "certify atlas --json", "certify atlas --check --markdown > atlas.md"],
     "import": ["certify import c-punchcard tests/data/import/knuth-4x4.cards -o knuth-4x4.json",
                "certify import cpp-text tests/data/import/knuth-3x3.txt -o knuth-3x3.json",
                "certify import cuda-json mastermind_run_stats.json --run 3 -o knuth-4x6.json"],

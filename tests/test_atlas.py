@@ -1,0 +1,226 @@
+"""The atlas (certify/atlas.py, certify/search/atlas.py, `certify atlas`): every figure comes from a
+file a trusted checker accepted; the committed table matches its files; the builder resumes."""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import shutil
+from fractions import Fraction
+from pathlib import Path
+
+import orjson
+import pytest
+
+from certify import atlas
+from certify.optimality import check_bytes
+from certify.search import atlas as builder
+
+from conftest import CERTS, run_cli
+
+TABLE = orjson.loads(atlas.TABLE.read_bytes())
+ROWS = {atlas.slug(row["game"]): row for row in TABLE["games"]}
+
+
+def _root(tmp_path: Path, strategies=(), proofs=(), values=()) -> Path:
+    """A certificates/ folder holding copies of the named committed files and their manifests."""
+    root = tmp_path / "certificates"
+    (root / "bounds").mkdir(parents=True)
+    (root / "value").mkdir()
+
+    def entry(src: Path, dest: Path) -> dict:
+        shutil.copyfile(src, dest)
+        return {"file": dest.name, "sha256": hashlib.sha256(dest.read_bytes()).hexdigest()}
+
+    listed = [entry(CERTS / name, root / name) for name in strategies]
+    (root / "index.json").write_bytes(orjson.dumps({"certificates": listed}))
+    listed = [entry(_committed_proof(name), root / "bounds" / name) for name in proofs]
+    (root / "bounds" / "index.json").write_bytes(orjson.dumps({"proofs": listed}))
+    for name in values:
+        shutil.copyfile(CERTS / "value" / name, root / "value" / name)
+    return root
+
+
+def _committed_proof(name: str) -> Path:
+    for folder in ("bounds", "atlas"):
+        if (CERTS / folder / name).exists():
+            return CERTS / folder / name
+    raise FileNotFoundError(name)
+
+
+def _row(table: dict, game: str) -> dict:
+    return next(row for row in table["games"] if atlas.slug(row["game"]) == game)
+
+
+def test_a_game_with_its_proofs_strategies_and_value_is_settled_in_every_column(tmp_path):
+    root = _root(tmp_path, strategies=["optimal-total-3x3.json", "optimal-total-3x3-max4-count-first.json"],
+                 proofs=["worst-case-3x3.json", "total-3x3.json", "total-3x3-max4-count-first.json"],
+                 values=["value-3x3-codemaker.json", "value-3x3-codebreaker.json"])
+    table = atlas.build_table(root)
+    assert table["problems"] == []
+    row = _row(table, "3x3")
+    assert all(row[c]["settled"] for c in atlas.COLUMNS)
+    assert row["worst"]["lower"]["figure"] == 4 and row["worst"]["lower"]["file"] == "bounds/worst-case-3x3.json"
+    assert row["total"]["upper"]["figure"] == 73
+    assert row["total_within_worst"]["max_guesses"] == 4
+    assert row["count_first"]["upper"]["figure"] == [1, 73]
+    assert Fraction(row["value"]["upper"]["figure"]) == Fraction(73, 27)
+    text = atlas.text(table)
+    line = next(line for line in text.splitlines() if line.startswith("3x3 "))
+    assert line.split() == ["3x3", "27", "4", "73", "73", "(D=4)", "1,", "73", "73/27"]
+
+
+def test_a_cell_without_its_proof_shows_the_interval_never_a_blank(tmp_path):
+    root = _root(tmp_path, strategies=["knuth-3x3.json"], proofs=["total-3x3.json"])
+    row = _row(atlas.build_table(root), "3x3")
+    assert not row["worst"]["settled"] and row["worst"]["lower"] is None and row["worst"]["upper"]["figure"] == 4
+    assert atlas.figure_text("worst", row["worst"]) == "? .. 4"
+    assert atlas.figure_text("total", row["total"]) == "73 .. 74"  # the proof's 73, Knuth's 74
+    # the questions within D wait for D
+    assert atlas.figure_text("count_first", row["count_first"]) == "needs D"
+    empty = _row(atlas.build_table(root), "6x10")
+    assert atlas.figure_text("worst", empty["worst"]) == "? .. ?"
+
+
+def test_a_proof_within_more_guesses_bounds_the_total_within_fewer_never_the_other_way(tmp_path):
+    # 2x5: the least total 81 is reached within 4 = D; a proof "within 4" is no bound "within 3"
+    root = _root(tmp_path, strategies=["optimal-total-2x5-max4.json"],
+                 proofs=["worst-case-2x5.json", "total-2x5-max4.json"])
+    row = _row(atlas.build_table(root), "2x5")
+    assert row["worst"]["settled"] and row["worst"]["upper"]["figure"] == 4
+    assert row["total_within_worst"]["settled"] and row["total_within_worst"]["lower"]["figure"] == 81
+    assert row["total"]["lower"] is None  # "within 4" says nothing of the least total without a limit
+
+
+def test_a_changed_or_refused_file_is_a_problem_and_never_a_figure(tmp_path):
+    root = _root(tmp_path, strategies=["optimal-total-3x3.json"], proofs=["worst-case-3x3.json", "total-3x3.json"])
+    (root / "optimal-total-3x3.json").write_bytes((root / "optimal-total-3x3.json").read_bytes() + b" ")
+    proof = root / "bounds" / "worst-case-3x3.json"
+    doc = orjson.loads(proof.read_bytes())
+    doc["claims"]["worst_case"] = 5  # false: a strategy needs only 4
+    proof.write_bytes(orjson.dumps(doc))
+    listed = orjson.loads((root / "bounds" / "index.json").read_bytes())
+    listed["proofs"][0]["sha256"] = hashlib.sha256(proof.read_bytes()).hexdigest()  # listed as it is
+    (root / "bounds" / "index.json").write_bytes(orjson.dumps(listed))
+    table = atlas.build_table(root)
+    assert any(p.startswith("optimal-total-3x3.json: its bytes are not those") for p in table["problems"])
+    assert any(p.startswith("bounds/worst-case-3x3.json: ") for p in table["problems"])
+    row = _row(table, "3x3")
+    assert row["worst"]["lower"] is None and row["worst"]["upper"] is None
+    assert row["total"]["lower"]["figure"] == 73
+
+
+def test_the_committed_table_is_what_the_checkers_say_of_its_files():
+    """Every local file the committed table names is re-read and re-checked (those up to 1 MB of games
+    up to 10,000 codes; the others, Bulls and Cows' and 4x7's proofs, 5x7's, are checked by `make
+    verify` and `make atlas`): its sha256 and the figure in each cell are what the checker reports now."""
+    named: dict = {}
+    for row in TABLE["games"]:
+        for column in atlas.COLUMNS:
+            for side in ("lower", "upper"):
+                found = row[column].get(side)
+                if found and not found.get("external"):
+                    named.setdefault(found["file"], []).append((atlas.slug(row["game"]), column, side, found))
+    assert len(named) > 150
+    checked = 0
+    for name, uses in sorted(named.items()):
+        raw = (CERTS / name).read_bytes()
+        assert hashlib.sha256(raw).hexdigest() == uses[0][3]["sha256"], name
+        if len(raw) > 1 << 20 or ROWS[uses[0][0]]["codes"] > 10_000:
+            continue
+        kind, report = check_bytes(raw, name)
+        assert report.valid, (name, report.error)
+        facts = atlas._facts_of(kind, report, name, uses[0][3]["sha256"])
+        for game, column, side, found in uses:
+            mine = {"total_within_worst": "within"}.get(column, column)
+            figures = [atlas._jsonable(f[3]) for f in facts if f[0] == game and f[1] == mine and f[2] == side]
+            assert found["figure"] in figures, (name, column, side)
+        checked += 1
+    assert checked > 150
+
+
+def test_the_committed_table_is_complete_and_consistent():
+    assert TABLE["problems"] == []
+    assert [atlas.slug(r["game"]) for r in TABLE["games"]][:len(atlas.GRID)] == \
+        [f"{p}x{c}" + ("" if r else "-norep") for p, c, r in atlas.GRID]
+    for game, row in ROWS.items():
+        for column in atlas.COLUMNS:
+            cell = row[column]
+            lo, hi = cell.get("lower"), cell.get("upper")
+            if lo and hi and column != "value":
+                assert lo["figure"] <= hi["figure"], (game, column)  # both checked: they cannot cross
+            if lo and hi and column == "value":
+                assert Fraction(lo["figure"]) <= Fraction(hi["figure"]), game
+    # published figures (../shared/reference/strategies.md) in the cells
+    assert ROWS["4x6"]["worst"]["upper"]["figure"] == 5 and ROWS["4x6"]["worst"]["settled"]
+    assert ROWS["4x6"]["total"]["upper"]["figure"] == 5625 and ROWS["4x6"]["total"]["settled"]
+    assert ROWS["4x6"]["total_within_worst"]["upper"]["figure"] == 5626
+    assert ROWS["4x6"]["count_first"]["upper"]["figure"] == [539, 5627]
+    assert ROWS["4x6"]["value"]["upper"]["figure"] == "560/129"
+    assert ROWS["4x7"]["total"]["upper"]["figure"] == 11228
+    assert ROWS["4x10-norep"]["total"]["upper"]["figure"] == 26274
+    assert ROWS["4x10-norep"]["worst"]["upper"]["figure"] == 7
+    # three pegs: Jäger and Peczarski (2009), for k >= 5 colours the worst case is floor((k-1)/3) + 4
+    for k in range(5, 11):
+        cell = ROWS[f"3x{k}"]["worst"]
+        assert cell["settled"] and cell["upper"]["figure"] == (k - 1) // 3 + 4, k
+
+
+def test_certify_atlas_prints_the_table_and_json(tmp_path):
+    done = run_cli("atlas")
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("4x6 "))
+    assert line.split()[:4] == ["4x6", "1,296", "5", "5625"]
+    done = run_cli("atlas", "--json")
+    assert done.returncode == 0
+    doc = orjson.loads(done.stdout)
+    assert list(doc)[:2] == ["atlas_version", "format"] and doc["games"] == TABLE["games"]
+
+
+def test_a_table_whose_file_changed_is_reported(tmp_path):
+    root = tmp_path / "certificates"
+    shutil.copytree(CERTS / "bounds", root / "bounds")
+    (root / "bounds" / "worst-case-4x6.json").write_bytes(b"{}")
+    table = atlas.load_table(atlas.TABLE, root)
+    assert any(p.startswith("bounds/worst-case-4x6.json: missing, or not the bytes") for p in table["problems"])
+
+
+def test_the_builder_writes_each_missing_file_once_and_resumes(tmp_path):
+    said = []
+    first = builder.build({"2x4"}, tasks=("worst", "count-first"), folder=tmp_path, say=said.append)
+    names = sorted(e["file"] for e in first["files"])
+    assert names == ["optimal-total-2x4-max4-count-first.json", "total-2x4-max4-count-first.json",
+                     "worst-case-2x4.json"]
+    for e in first["files"]:
+        assert hashlib.sha256((tmp_path / e["file"]).read_bytes()).hexdigest() == e["sha256"]
+        # the same bytes as the committed atlas's
+        assert (tmp_path / e["file"]).read_bytes() == (CERTS / "atlas" / e["file"]).read_bytes()
+    stamp = {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir()}
+    said.clear()
+    again = builder.build({"2x4"}, tasks=("worst", "count-first"), folder=tmp_path, say=said.append)
+    assert said == [] and again["files"] == first["files"]
+    assert {p.name: p.stat().st_mtime_ns for p in tmp_path.iterdir() if p.name != "index.json"} == \
+        {k: v for k, v in stamp.items() if k != "index.json"}
+
+
+def test_a_search_past_its_budget_leaves_no_file_and_is_taken_up_by_a_larger_budget(tmp_path):
+    said = []
+    got = builder.build({"4x5-norep"}, tasks=("worst",), budget=0.0, folder=tmp_path, say=said.append)
+    assert got["files"] == [] and got["unfinished"] == [{"game": "4x5-norep", "task": "worst", "budget": 0.0}]
+    assert not list(tmp_path.glob("worst-case-*"))
+    said.clear()
+    builder.build({"4x5-norep"}, tasks=("worst",), budget=0.0, folder=tmp_path, say=said.append)
+    assert said == []  # not tried again with the same budget
+    got = builder.build({"4x5-norep"}, tasks=("worst",), budget=60, folder=tmp_path, say=said.append)
+    assert [e["file"] for e in got["files"]] == ["worst-case-4x5-norep.json"] and got["unfinished"] == []
+
+
+@pytest.mark.parametrize("name", ["worst-case-2x6.json", "total-3x6.json", "total-3x5-max5-count-first.json"])
+def test_the_recorded_command_rebuilds_the_same_bytes(name, tmp_path):
+    entries = {e["file"]: e for e in orjson.loads((CERTS / "atlas" / "index.json").read_bytes())["files"]}
+    command = shlex.split(entries[name]["command"])
+    assert command[0] == "certify"
+    done = run_cli(*command[1:], "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for written in tmp_path.iterdir():
+        assert written.read_bytes() == (CERTS / "atlas" / written.name).read_bytes(), written.name
