@@ -18,6 +18,9 @@ from .errors import CertifyError
 from .text import shown
 
 STRATEGY, LOWER_BOUND, MIXED = "strategy", "lower-bound", "mixed"
+#: The most codes the lower-bound checker takes when asked (``max_codes``), for callers that must not
+#: import the checkers themselves (the search).
+CODES_CEILING = verify_bound.CODES_CEILING
 KINDS = {verify.FORMAT: STRATEGY, verify_bound.FORMAT: LOWER_BOUND, verify_mixed.FORMAT: MIXED}
 _FORMAT = re.compile(rb'"format"\s*:\s*"([^"\\]*)"')
 

@@ -354,8 +354,7 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
     file is copied here after its checker accepted it, with the command that rebuilds it."""
     import shutil
 
-    from ..optimality import STRATEGY, check_bytes
-    from ..verify_bound import CODES_CEILING
+    from ..optimality import CODES_CEILING, STRATEGY, check_bytes
 
     raw = Path(path).read_bytes()
     kind, report = check_bytes(raw, path, max_codes=CODES_CEILING)
