@@ -51,12 +51,10 @@ def slug(game: dict) -> str:
 
 
 def codes(pegs: int, colors: int, repetition: bool) -> int:
-    if repetition:
-        return colors ** pegs
-    n = 1
-    for k in range(pegs):
-        n *= colors - k
-    return n
+    """The game's number of codes (the game module's count)."""
+    from .game import _count_codes
+
+    return _count_codes(pegs, colors, repetition)
 
 
 def _listed(root: Path):
@@ -77,57 +75,54 @@ def _listed(root: Path):
         yield f"value/{path.name}", None, True
 
 
+def _strategy_facts(g: str, top: int, total: int, histogram: dict, extra: dict) -> list:
+    """What a strategy of maximum ``top`` and total ``total`` shows: upper bounds."""
+    within = dict(extra, max_guesses=top)
+    return [(g, "worst", "upper", top, extra), (g, "total", "upper", total, extra),
+            (g, "within", "upper", total, within),
+            (g, "count_first", "upper", (histogram.get(str(top), 0), total), within)]
+
+
+def _proof_facts(g: str, c: dict, weight_sum, extra: dict) -> list:
+    """What a lower-bound proof with claims ``c`` shows (``weight_sum``: with weights, the game
+    value's lower side)."""
+    if "worst_case" in c:
+        return [(g, "worst", "lower", c["worst_case"], extra)]
+    if weight_sum is not None:
+        return [(g, "value", "lower", Fraction(c["total"], weight_sum), extra)]
+    if c.get("first") == "at_max":
+        return [(g, "count_first", "lower", (c["at_max"], c["total"]), dict(extra, max_guesses=c["max_guesses"]))]
+    # the least total within D' is at least this for every D' <= the proof's maximum
+    out = [(g, "within", "lower", c["total"], dict(extra, max_guesses=c.get("max_guesses")))]
+    if "max_guesses" not in c:
+        out.append((g, "total", "lower", c["total"], extra))
+    return out
+
+
 def _facts_of(kind: str, report, name: str, sha: str) -> list:
     """What one checked file proves: (game slug, column, side, figure, detail) tuples. Figures are
     compared in the column's order: an int, or a (count, total) pair for count-first."""
     from .optimality import LOWER_BOUND, MIXED, STRATEGY
 
-    out = []
-    game = report.game
-    g = slug(game)
+    g, extra = slug(report.game), {"file": name, "sha256": sha}
     if kind == STRATEGY:
         r = report.replayed
-        top, total = r["max_guesses"], r["total_guesses"]
-        out.append((g, "worst", "upper", top, {}))
-        out.append((g, "total", "upper", total, {}))
-        out.append((g, "within", "upper", total, {"max_guesses": top}))
-        out.append((g, "count_first", "upper", (r["histogram"].get(str(top), 0), total), {"max_guesses": top}))
-    elif kind == LOWER_BOUND:
-        c = report.claims
-        if "worst_case" in c:
-            out.append((g, "worst", "lower", c["worst_case"], {}))
-        elif report.weight_sum is not None:
-            out.append((g, "value", "lower", Fraction(c["total"], report.weight_sum), {}))
-        elif c.get("first") == "at_max":
-            out.append((g, "count_first", "lower", (c["at_max"], c["total"]), {"max_guesses": c["max_guesses"]}))
-        else:
-            if "max_guesses" not in c:
-                out.append((g, "total", "lower", c["total"], {}))
-            # the least total within D' is at least this for every D' <= the proof's maximum
-            out.append((g, "within", "lower", c["total"], {"max_guesses": c.get("max_guesses")}))
-    elif kind == MIXED:
-        out.append((g, "value", "upper", report.maximum, {}))
-    return [(g_, col, side, fig, dict(extra, file=name, sha256=sha)) for g_, col, side, fig, extra in out]
+        return _strategy_facts(g, r["max_guesses"], r["total_guesses"], r["histogram"], extra)
+    if kind == LOWER_BOUND:
+        return _proof_facts(g, report.claims, report.weight_sum, extra)
+    if kind == MIXED:
+        return [(g, "value", "upper", report.maximum, extra)]
+    return []
 
 
 def _external_facts(name: str, entry: dict) -> list:
-    """Figures of a file listed in certificates/external/index.json (not in the repository)."""
-    g = slug(entry["game"])
+    """Figures of a file listed in certificates/external/index.json (not in the repository), as
+    recorded when it was checked."""
+    g, c = slug(entry["game"]), entry["claims"]
     extra = {"file": name, "sha256": entry["sha256"], "external": True}
-    c = entry["claims"]
     if "max_guesses" in c and "total_guesses" in c:  # a strategy
-        top, total = c["max_guesses"], c["total_guesses"]
-        return [(g, "worst", "upper", top, extra), (g, "total", "upper", total, extra),
-                (g, "within", "upper", total, dict(extra, max_guesses=top)),
-                (g, "count_first", "upper", (c["histogram"].get(str(top), 0), total), dict(extra, max_guesses=top))]
-    if "worst_case" in c:
-        return [(g, "worst", "lower", c["worst_case"], extra)]
-    if c.get("first") == "at_max":
-        return [(g, "count_first", "lower", (c["at_max"], c["total"]), dict(extra, max_guesses=c["max_guesses"]))]
-    out = [(g, "within", "lower", c["total"], dict(extra, max_guesses=c.get("max_guesses")))]
-    if "max_guesses" not in c:
-        out.append((g, "total", "lower", c["total"], extra))
-    return out
+        return _strategy_facts(g, c["max_guesses"], c["total_guesses"], c["histogram"], extra)
+    return _proof_facts(g, c, None, extra)
 
 
 def collect(root: Path = ROOT, progress=None) -> tuple[list, list]:

@@ -1483,8 +1483,8 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max
                 return 0
         order = sorted(range(len(paths)), key=lambda k: -size(k))  # the biggest first: balanced
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = dict(zip(order, pool.map(verdict_file, [paths[k] for k in order], *[[None] * len(order)] * 2,
-                                            [max_codes] * len(order))))
+            check = functools.partial(verdict_file, max_codes=max_codes)
+            done = dict(zip(order, pool.map(check, [paths[k] for k in order])))
         verdicts = [done[k] for k in range(len(paths))]
     given = verdicts[len(files):]
     return [combine(v, given) for v in verdicts[:len(files)]]

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import orjson
 
+from ..atlas import GRID, codes
 from .space import MAX_SEARCH_CODES
 from .total import MAX_TOTAL_CODES
 
@@ -41,8 +42,6 @@ FOLDER = ROOT / "atlas"
 MANIFEST = "index.json"
 #: Past this many bytes of JSON a file is written gzipped.
 GZIP_BYTES = 100_000
-GRID = [(pegs, colors, repetition) for repetition in (True, False) for pegs in range(2, 7)
-        for colors in range(2, 11) if repetition or colors >= pegs]
 TASKS = ("worst", "total", "worst,total", "count-first", "knuth", "value")
 #: The game value (``certify value``: files certificates/value/value-G-codemaker/-codebreaker) up to
 #: this many codes, the command's own limit.
@@ -58,13 +57,6 @@ def slug(pegs: int, colors: int, repetition: bool) -> str:
     return f"{pegs}x{colors}" + ("" if repetition else "-norep")
 
 
-def codes(pegs: int, colors: int, repetition: bool) -> int:
-    if repetition:
-        return colors ** pegs
-    n = 1
-    for k in range(pegs):
-        n *= colors - k
-    return n
 
 
 def reachable(pegs: int, colors: int, repetition: bool, task: str) -> bool:
@@ -251,8 +243,7 @@ def build(games=None, tasks=TASKS, budget: float = 600, folder: Path = FOLDER, s
             name = _proof_name(game_slug, task, d)
             if name in external or name + ".gz" in external:
                 continue
-            if _find(name, folders) is not None or _find(name.removesuffix(".gz"), [ROOT]) is not None \
-                    or _find(name, [ROOT]) is not None:
+            if _find(name.removesuffix(".gz"), folders + [ROOT]) is not None:
                 continue
             tried = unfinished.get((game_slug, task))
             if tried is not None and tried["budget"] >= budget:
