@@ -6,7 +6,7 @@ counting (|C| > N(k-2) settles the guess at once), k <= 2 (any set of 2 needs 2)
 (S needs 3 unless one code splits it into classes of at most one: a compiled scan), and
 |S| < k (playing the candidates one by one settles S within |S|). Results are memoised per
 (candidate set, k); a proven node remembers, for every representative guess, the class it
-chose (None when counting settled it), which is all :meth:`WorstSearch.prove` needs.
+chose (-1 when counting settled it), which is all :meth:`WorstSearch.prove` needs.
 """
 
 from __future__ import annotations
@@ -29,9 +29,13 @@ class WorstSearch:
     def __init__(self, game, progress: bool = False) -> None:
         self.game = game
         self.space = Space(game)
-        self.count = Counting(game.pegs, game.colors, game.repetition)
+        self.count = Counting(game.pegs, game.colors, game.repetition, game.black_only)
         self.alike = Alike(self.space)
+        # Keys (candidate set, k) hold the set as uint16 (uint32 past 65,536 codes) bytes, values are
+        # False or the proven node's choices as two small arrays: 5x8's search reached 15 GB with
+        # int64 keys and a Python dict of choices per proven node.
         self.memo: dict = {}
+        self._key_type = np.uint16 if self.space.n <= 1 << 16 else np.uint32
         self.nodes = 0  # AND nodes searched (memo misses)
         self.progress = progress
         self._last = time.monotonic()
@@ -52,15 +56,23 @@ class WorstSearch:
             return True
         if k == 3:
             return not perfect_split(self.space.fb, cands, self.space.n_fb, self.space.win)
-        key = (cands.tobytes(), k)
+        key = self._key(cands, k)
         found = self.memo.get(key)
         if found is not None:
             return found is not False
         self.nodes += 1
         self._tick(n, k)
         result = self._search(cands, k)
-        self.memo[key] = False if result is None else result
+        self.memo[key] = False if result is None else _pack(result)
         return result is not None
+
+    def _key(self, cands, k):
+        return cands.astype(self._key_type).tobytes(), k
+
+    def choices(self, cands, k) -> dict:
+        """A proven node's chosen class for every representative guess (-1: counting settled it)."""
+        guesses, chosen = self.memo[self._key(cands, k)]
+        return dict(zip(guesses.tolist(), chosen.tolist()))
 
     def _search(self, cands, k):
         sp = self.space
@@ -74,7 +86,7 @@ class WorstSearch:
         for i in np.argsort(biggest, kind="stable"):
             g = int(guesses[i])
             if biggest[i] > limit:
-                choices[g] = None
+                choices[g] = -1
                 continue
             row = sp.fb[g]
             labels = row[cands]
@@ -154,7 +166,7 @@ class WorstSearch:
         n = len(cands)
         if k <= 2 or n > self.count.N(k - 1) or k == 3:
             return {}  # counting settles every guess (k = 3: each split has a class of two)
-        choices = self.memo[(cands.tobytes(), k)]
+        choices = self.choices(cands, k)
         guesses, gens, rep, same = self.representatives(cands)
         sizes = class_sizes(sp.fb, self._every, cands, sp.n_fb)
         sizes[:, sp.win] = 0
@@ -173,6 +185,12 @@ class WorstSearch:
             fx = int(sp.fb[x][child[0]])  # x splits S as y does: the same class, x's feedback
             out[sp.texts[x]] = {sp.keys[fx]: writer.ref(child, k - 1)}
         return out
+
+
+def _pack(choices: dict):
+    """A proven node's choices as (guesses int32, chosen class int16), ~6 bytes a guess."""
+    return (np.fromiter(choices.keys(), dtype=np.int32, count=len(choices)),
+            np.fromiter(choices.values(), dtype=np.int16, count=len(choices)))
 
 
 def _strategy_base():
