@@ -3,7 +3,10 @@ the cursor, clear the screen, colour the terminal or print a fake line (standard
 
 from __future__ import annotations
 
-__all__ = ["shown"]
+import os
+from pathlib import Path
+
+__all__ = ["shown", "from_here"]
 
 
 def _escape(ch: str) -> str:
@@ -30,3 +33,13 @@ def shown(value, limit: int | None = None) -> str:
     out = "".join(ch if ch.isprintable() and ch != "\\" else ("\\\\" if ch == "\\" else _escape(ch))
                   for ch in text)
     return out + more
+
+
+def from_here(path) -> str:
+    """``path`` as the user can type it where they stand: relative to the current folder when it
+    lies under it, else absolute (a path relative to the repository fails from any other folder)."""
+    full = Path(path).resolve()
+    try:
+        return str(full.relative_to(Path(os.getcwd()).resolve()))
+    except ValueError:
+        return str(full)

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from .errors import CertifyError
-from .text import shown
+from .text import from_here, shown
 
 __all__ = ["Why", "explain_bytes", "committed_worst_case", "items", "text_lines", "html_page"]
 
@@ -457,6 +457,6 @@ def committed_worst_case(game: dict, folder: Path = BOUNDS):
         except (KeyError, TypeError, OSError):
             continue
         if hashlib.sha256(data).hexdigest() == entry.get("sha256"):
-            best = {"bound": claims["worst_case"], "file": f"certificates/bounds/{name}",
-                    "source": "listed in certificates/bounds/index.json"}
+            best = {"bound": claims["worst_case"], "file": from_here(folder / name),
+                    "source": f"listed in {from_here(folder / 'index.json')}"}
     return best

@@ -4,6 +4,7 @@ whose first key is KIND_version)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -79,3 +80,80 @@ def test_every_json_output_has_a_version_key_first(tmp_path):
     stats = outputs["stats"]
     assert stats["mean"] == stats["verified"]["total_guesses"] / stats["verified"]["secrets"]
     assert [s["id"] for s in outputs["strategies"]["strategies"]][0] == "knuth"
+
+
+def _arguments():
+    """(sub-command, action) for every argument of every sub-command but --help."""
+    parser = make_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name, sp in sub.choices.items():
+        for action in sp._actions:
+            if not isinstance(action, argparse._HelpAction):
+                yield name, action
+
+
+def test_every_argument_of_every_sub_command_is_described():
+    missing = [f"{name} {'/'.join(a.option_strings) or a.metavar or a.dest}" for name, a in _arguments()
+               if not a.help or a.help == argparse.SUPPRESS or not a.help.strip()]
+    assert missing == []
+    # and --help shows it: a positional's line has text after its name
+    run = certify("stats", "--help")
+    assert re.search(r"^  FILE +\S", run.stdout, re.M), run.stdout
+
+
+def test_dash_o_means_the_same_everywhere():
+    """-o/--output names what the command writes, and its help says whether it is required or what
+    the default is; value's two files take --prefix (its old -o is kept, marked deprecated)."""
+    with_o = [(name, a) for name, a in _arguments() if "-o" in a.option_strings]
+    assert {name for name, _ in with_o} >= {"build", "bound", "render", "export", "html", "import",
+                                             "split-proof", "value"}
+    for name, a in with_o:
+        assert a.option_strings == ["-o", "--output"], name
+        if name == "value":
+            assert a.help.startswith("deprecated: the same as --prefix")
+            continue
+        assert " written" in a.help, (name, a.help)
+        assert a.metavar == ("DIR" if name == "split-proof" else "FILE"), name
+        assert a.help.endswith("; required") == a.required, (name, a.help)
+        assert a.required or "default" in a.help, name
+
+
+def test_dash_o_writes_the_bytes_it_would_print(tmp_path):
+    """The same output, whether -o names a file or - (standard output), in every command that writes
+    one text file."""
+    runs = {
+        "build": ("build", "knuth", "--pegs", 3, "--colors", 3),
+        "bound": ("bound", "--pegs", 3, "--colors", 3, "--worst"),
+        "html": ("html", K33),
+        "import": ("import", "cpp-text", ROOT / "tests" / "data" / "import" / "knuth-3x3.txt"),
+    }
+    for name, args in runs.items():
+        out = tmp_path / f"{name}.out"
+        to_file = certify(*args, "-q", "-o", out)
+        to_stdout = certify(*args, "-o", "-")  # not quiet: the summary goes to stderr, not into the output
+        assert to_file.returncode == 0 == to_stdout.returncode, (name, to_file.stderr, to_stdout.stderr)
+        assert out.read_text() == to_stdout.stdout and to_stdout.stdout, name
+
+
+def test_value_takes_prefix_and_its_old_dash_o_with_a_note(tmp_path):
+    new = certify("value", "--pegs", 2, "--colors", 2, "--prefix", tmp_path / "new")
+    old = certify("value", "--pegs", 2, "--colors", 2, "-o", tmp_path / "old")
+    assert new.returncode == 0 == old.returncode, (new.stderr, old.stderr)
+    assert "deprecated" not in new.stderr and "-o PREFIX is deprecated" in old.stderr
+    for side in ("codemaker", "codebreaker"):
+        assert (tmp_path / f"new-{side}.json").read_bytes() == (tmp_path / f"old-{side}.json").read_bytes()
+    quiet = certify("value", "--pegs", 2, "--colors", 2, "-o", tmp_path / "q", "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+def test_stats_names_a_proof_path_that_works_from_where_the_user_stands(tmp_path):
+    """From the repository the proof is shown relative to it; from elsewhere, a path that opens from
+    there (it used to be relative to the repository wherever the user stood)."""
+    for cwd in (ROOT, ROOT / "certificates", tmp_path):
+        run = subprocess.run([sys.executable, "-m", "certify", "stats", str(KNUTH)], capture_output=True,
+                             text=True, cwd=cwd, timeout=300)
+        line = next(x for x in run.stdout.splitlines() if x.startswith("  proof certificate "))
+        path, manifest = re.fullmatch(r"  proof certificate (\S+) \(listed in (\S+);.*", line).groups()
+        assert (cwd / path).is_file() and (cwd / manifest).is_file(), (cwd, line)
+        assert (cwd / path).resolve() == ROOT / "certificates" / "bounds" / "worst-case-4x6.json"
+        assert Path(path).is_absolute() == (cwd == tmp_path), line

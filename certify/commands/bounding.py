@@ -23,6 +23,8 @@ def cmd_bound(args) -> int:
         raise CertifyError("--at-least goes with --worst")
     if at_least is not None and args.strategy_out:
         raise CertifyError("--at-least proves a bound only: no --strategy-out")
+    if args.output == "-" and args.json:
+        raise CertifyError("--json and -o - both want standard output: choose one")
     check_output(args.output)
     if args.strategy_out:
         check_output(args.strategy_out, inputs=[args.output])
@@ -47,11 +49,12 @@ def cmd_bound(args) -> int:
         summary["strategy_file"] = args.strategy_out
     if args.json:
         print_json(summary, "bound")
-    else:
-        print(f"wrote {args.output}: {result.statement} ({summary['nodes']} proof nodes, "
-              f"{result.searched} searched, {result.seconds:.1f} s)")
+    elif not (args.output == "-" and args.quiet):  # as build: with -o -, stdout holds the proof and
+        to = sys.stderr if args.output == "-" else sys.stdout  # the summary is a note on stderr
+        print(f"wrote {'standard output' if args.output == '-' else args.output}: {result.statement} "
+              f"({summary['nodes']} proof nodes, {result.searched} searched, {result.seconds:.1f} s)", file=to)
         if args.strategy_out:
-            print(f"wrote {args.strategy_out}: a strategy that meets it")
+            print(f"wrote {args.strategy_out}: a strategy that meets it", file=to)
     return EXIT_OK
 
 
@@ -109,7 +112,8 @@ def register(sub) -> None:
     p.add_argument("--at-least", type=positive, metavar="K",
                    help="--worst: prove only that every strategy needs >= K, without looking for the least "
                         "worst case (for games whose whole search is too long)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="proof path (.json or .json.gz)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the proof written (.json, or .json.gz gzipped; - for standard output); required")
     p.add_argument("--strategy-out", metavar="FILE",
                    help="also write a strategy that meets the bound (--worst: never more than D guesses; "
                         "--total: the least total)")

@@ -89,7 +89,9 @@ def register(sub) -> None:
     add_game_args(p)
     p.add_argument("--first", metavar="CODE", help="override the first guess")
     p.add_argument("--sequence", metavar="CODES", help="greenwell: static sequence, comma-separated")
-    p.add_argument("-o", "--output", metavar="FILE", help="certificate path (.json or .json.gz)")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="the certificate written (.json, or .json.gz gzipped; - for standard output); "
+                        "default: named after the strategy and the game, e.g. knuth-4x6.json")
     add_quiet(p)
     p.add_argument("--workers", type=positive, metavar="N",
                    help="build on a local Dask cluster of N processes")

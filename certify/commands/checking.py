@@ -344,7 +344,9 @@ def cmd_strategies(args) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("verify", help="independently verify certificates (strategies and lower bounds)")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="certificates to check, of any kind: strategies, lower bounds, mixed strategies "
+                        "(.json or .json.gz)")
     p.add_argument("--max-guesses", type=positive, metavar="K",
                    help="also require max guesses <= K (strategy certificates only)")
     p.add_argument("--json", action="store_true", help="machine-readable report")
@@ -368,22 +370,22 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("stats", help="distribution table of a verified certificate")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a strategy certificate (.json or .json.gz)")
     p.add_argument("--plot", metavar="OUT", help="also draw the distribution as a bar chart (.png, .svg, .pdf)")
     p.add_argument("--bound", metavar="BOUND", help="a lower-bound certificate: its proven bound is shown beside")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="machine-readable table (stats_version 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_stats)
 
     p = sub.add_parser("explain", help="the game one secret plays through a certificate")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("secret", metavar="SECRET")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("file", metavar="FILE", help="a strategy certificate (.json or .json.gz)")
+    p.add_argument("secret", metavar="SECRET", help="the secret whose game is shown, e.g. 3132")
+    p.add_argument("--json", action="store_true", help="machine-readable steps (explain_version 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("compare", help="compare verified certificates side by side")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="strategy certificates, one row each (.json or .json.gz)")
     p.add_argument("--json", action="store_true", help="machine-readable rows")
     p.add_argument("--csv", action="store_true", help="rows as CSV, every column")
     p.add_argument("--sort", choices=("file", "strategy", "mean", "max", "total"), default="file",
@@ -395,6 +397,6 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("strategies", help="list the strategies")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="machine-readable list (strategies_version 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_strategies)

@@ -86,22 +86,28 @@ def cmd_export(args) -> int:
 
 def cmd_html(args) -> int:
     from .. import htmltree
+    from ..errors import CertifyError
     from ..files import check_output
 
+    if args.output == "-" and args.json:
+        raise CertifyError("--json and -o - both want standard output: choose one")
     check_output(args.output, inputs=[args.file])
     report, cert = load_verified(args.file, quiet=args.quiet)
     info = htmltree.write_html(report, cert, args.output, inputs=[args.file], letters=_letters(args, cert))
     if args.json:
         print_json(info, "html")
-    else:
-        print(f"wrote {args.output}: {info['nodes']} guesses, {info['bytes']} bytes, one self-contained page")
+    elif not (args.output == "-" and args.quiet):  # as build: with -o -, the summary is a note on stderr
+        print(f"wrote {'standard output' if args.output == '-' else args.output}: {info['nodes']} guesses, "
+              f"{info['bytes']} bytes, one self-contained page", file=sys.stderr if args.output == "-" else sys.stdout)
     return EXIT_OK
 
 
 def register(sub) -> None:
     p = sub.add_parser("render", help="draw a verified certificate with Graphviz")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="picture: .svg, .png, .pdf or .dot")
+    p.add_argument("file", metavar="FILE", help="the certificate to draw (.json or .json.gz)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the picture written, in the format its extension names: .svg, .png, .pdf or .dot "
+                        "(--book: .pdf); required")
     p.add_argument("--depth", type=_depth, metavar="N",
                    help="draw N levels ('all' for the whole tree; default: as many as stay legible)")
     p.add_argument("--secret", metavar="CODE", help="highlight the path this secret takes")
@@ -122,15 +128,18 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("export", help="write a verified tree as a graph file (.graphml .gexf .gml .json)")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="graph file; format from extension")
+    p.add_argument("file", metavar="FILE", help="the certificate to export (.json or .json.gz)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the graph file written, in the format its extension names: .graphml, .gexf, .gml "
+                        "or .json; required")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     add_quiet(p)
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("html", help="write a verified tree as one interactive, self-contained HTML page")
-    p.add_argument("file", metavar="FILE")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the page (.html)")
+    p.add_argument("file", metavar="FILE", help="the certificate shown (.json or .json.gz)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the page written (.html; - for standard output); required")
     p.add_argument("--letters", metavar="RGBYOP",
                    help="pegs show these letters, one per colour, in the colours they name (as play --letters)")
     p.add_argument("--json", action="store_true", help="machine-readable summary")

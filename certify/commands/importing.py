@@ -71,8 +71,8 @@ def register(sub) -> None:
                         "the C solver's trees (arfst23); cuda-dot: the CUDA project's strategy dump, "
                         "cuda-json: its run results (mikemag)")
     p.add_argument("file", metavar="FILE", help="the other program's file, plain or gzipped (- for standard input)")
-    p.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="the certificate (.json, or .json.gz; - for standard output)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE",
+                   help="the certificate written (.json, or .json.gz gzipped; - for standard output); required")
     p.add_argument("--pegs", type=positive, help="pegs, when the file does not say (else taken from its codes)")
     p.add_argument("--colors", "--colours", type=positive,
                    help="colours, when the file does not say (else the colours its codes use)")

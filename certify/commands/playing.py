@@ -145,7 +145,7 @@ def register(sub) -> None:
     add_game_args(p)
     p.add_argument("answers", nargs="*", metavar="GUESS=B,W", help="a guess and its answer")
     p.add_argument("--list", action="store_true", help="list the secrets however many there are")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="machine-readable (consistent_version 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_consistent)
 

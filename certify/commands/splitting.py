@@ -35,7 +35,7 @@ def register(sub) -> None:
     how.add_argument("--parts", type=positive, metavar="N",
                      help="about N parts: the biggest subtrees are cut further until there are N")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
-                   help="a new or empty folder: main.json[.gz] and part-NNNN.json[.gz]")
+                   help="the folder written, new or empty: main.json[.gz] and part-NNNN.json[.gz]; required")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     add_quiet(p)
     p.set_defaults(func=cmd_split_proof)

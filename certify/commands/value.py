@@ -20,7 +20,7 @@ MAX_VALUE_CODES = 1296
 #: Past this many codes the files are gzipped (the trees of 4x6 hold a few MB of JSON).
 GZIP_CODES = 256
 EXAMPLES = ["certify value --pegs 3 --colors 3",
-            "certify value --pegs 4 --colors 3 -o certificates/value/value-4x3 --json",
+            "certify value --pegs 4 --colors 3 --prefix certificates/value/value-4x3 --json",
             "certify value --pegs 3 --colors 4 --no-repetition"]
 def _label(game: dict) -> str:
     return f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
@@ -114,6 +114,9 @@ def cmd_value(args) -> int:
     if game.size > MAX_VALUE_CODES:
         raise CertifyError(f"game {game} has {game.size} codes; certify value searches games of at most "
                            f"{MAX_VALUE_CODES} codes (4x6)")
+    if getattr(args, "prefix_by_o", False) and not args.quiet:
+        print("note: value -o PREFIX is deprecated: write --prefix PREFIX (-o names one file in the other "
+              "commands)", file=sys.stderr)
     prefix = args.output or f"value-{game.slug}"
     ext = ".json.gz" if game.size > GZIP_CODES else ".json"
     maker, breaker = f"{prefix}-codemaker{ext}", f"{prefix}-codebreaker{ext}"
@@ -161,6 +164,13 @@ def cmd_value(args) -> int:
     return EXIT_OK if compared["proven"] else EXIT_INVALID
 
 
+class _PrefixByO(argparse.Action):
+    """value's old -o PREFIX, kept working beside --prefix; cmd_value says it is deprecated."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.output, namespace.prefix_by_o = values, True
+
+
 def register(sub) -> None:
     p = sub.add_parser("value", help="the game value (randomised codemaker and codebreaker), proven from both sides",
                        description="Compute the value of the game in which the codemaker draws the secret from a "
@@ -172,8 +182,11 @@ def register(sub) -> None:
                        "PREFIX-codebreaker.json (a mixed strategy needing <= v on average for every secret), "
                        "checks both with the trusted checkers and states v when they meet.")
     add_game_args(p)
-    p.add_argument("-o", "--output", metavar="PREFIX",
-                   help="file prefix (default value-GAME, e.g. value-3x3): PREFIX-codemaker.json and PREFIX-codebreaker.json")
+    p.add_argument("--prefix", dest="output", metavar="PREFIX",
+                   help="the two files written: PREFIX-codemaker.json and PREFIX-codebreaker.json (.json.gz "
+                        f"past {GZIP_CODES} codes); default value-GAME, e.g. value-3x3")
+    p.add_argument("-o", "--output", dest="output", metavar="PREFIX", action=_PrefixByO,
+                   help="deprecated: the same as --prefix (everywhere else -o names the one file written)")
     p.add_argument("--json", action="store_true", help="machine-readable summary (value_version 1)")
     add_quiet(p)
     p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in EXAMPLES)
