@@ -343,8 +343,7 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
     """List a file written by hand (a command run outside the builder: a search longer than any
     budget, or a partial bound such as ``certify bound --worst --at-least K``) in the atlas: the
     file is copied here after its checker accepted it, with the command that rebuilds it."""
-    import shutil
-
+    from ..files import write_output
     from ..optimality import CODES_CEILING, STRATEGY, check_bytes
 
     raw = Path(path).read_bytes()
@@ -353,8 +352,8 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
         raise ValueError(f"{path}: {report.error}")
     manifest = load_manifest(folder)
     target = folder / Path(path).name
-    if target.resolve() != Path(path).resolve():
-        shutil.copyfile(path, target)
+    if target.resolve() != Path(path).resolve():  # the bytes checked, not the file read again
+        write_output(target, gzip.decompress(raw) if target.name.endswith(".gz") else raw)
     entry = _entry(target, "strategy" if kind == STRATEGY else "proof", command, {"cpu": cpu_seconds})
     manifest["files"] = [e for e in manifest["files"] if e["file"] != target.name] + [entry]
     _save(manifest, folder)
