@@ -22,8 +22,7 @@ __all__ = ["MAX_DEPTH", "build_tree", "build_subtree", "candidates_after", "clai
 
 
 def fb_key(game: Game, fb: int) -> str:
-    b, w = game.decode(fb)
-    return f"{b},{w}"
+    return game.key_text(fb)
 
 
 def candidates_after(game: Game, history: tuple) -> np.ndarray:

@@ -5,6 +5,10 @@ first peg most significant; without repetition the order is the same, restricted
 to codes with distinct colours). Feedback (black, white) is encoded as the small
 integer ``black * (pegs + 1) + white`` so that partitions can be counted with
 ``np.bincount``.
+
+The feedback rule is part of the game: ``black-white`` (the classic answer, the default) or
+``black-only`` (only the number of right colours in the right place: white is always 0, so the
+encoding, the win and every partition loop stay the same; a tree's keys are then "B", not "B,W").
 """
 
 from __future__ import annotations
@@ -27,7 +31,10 @@ FULL_MATRIX_CELLS = 1 << 24
 
 _TEXT = bytes.maketrans(bytes(range(MAX_COLORS)), ALPHABET.encode())
 
-__all__ = ["ALPHABET", "Game", "MAX_CODES", "MAX_COLORS", "typed"]
+#: The feedback rules, the default first (a file without "feedback" in its game means it).
+FEEDBACK_RULES = ("black-white", "black-only")
+
+__all__ = ["ALPHABET", "FEEDBACK_RULES", "Game", "MAX_CODES", "MAX_COLORS", "typed"]
 
 
 def typed(text: str) -> str:
@@ -46,11 +53,12 @@ def _count_codes(pegs: int, colors: int, repetition: bool) -> int:
 
 
 class Game:
-    """A Mastermind variant: ``pegs`` positions, ``colors`` colours, with or without repetition."""
+    """A Mastermind variant: ``pegs`` positions, ``colors`` colours, with or without repetition,
+    and its feedback rule (one of :data:`FEEDBACK_RULES`)."""
 
-    __slots__ = ("pegs", "colors", "repetition", "__dict__")
+    __slots__ = ("pegs", "colors", "repetition", "feedback_rule", "__dict__")
 
-    def __init__(self, pegs: int, colors: int, repetition: bool = True) -> None:
+    def __init__(self, pegs: int, colors: int, repetition: bool = True, feedback: str = "black-white") -> None:
         if isinstance(pegs, bool) or not isinstance(pegs, int) or pegs < 1:
             raise CertifyError(f"pegs must be an integer >= 1, got {pegs!r}")
         if isinstance(colors, bool) or not isinstance(colors, int) or not 2 <= colors <= MAX_COLORS:
@@ -59,16 +67,26 @@ class Game:
             raise CertifyError(
                 f"a game without repetition needs pegs <= colors, got {pegs} pegs and {colors} colors"
             )
+        if feedback not in FEEDBACK_RULES:
+            raise CertifyError(f"unknown feedback rule {str(feedback)[:40]!r}: expected one of "
+                               + ", ".join(FEEDBACK_RULES))
         self.pegs = pegs
         self.colors = colors
         self.repetition = bool(repetition)
+        self.feedback_rule = feedback
+
+    @property
+    def black_only(self) -> bool:
+        return self.feedback_rule == "black-only"
 
     def __repr__(self) -> str:
         rep = "" if self.repetition else ", repetition=False"
-        return f"Game(pegs={self.pegs}, colors={self.colors}{rep})"
+        rule = ", feedback='black-only'" if self.black_only else ""
+        return f"Game(pegs={self.pegs}, colors={self.colors}{rep}{rule})"
 
     def __str__(self) -> str:
-        return f"{self.pegs}x{self.colors}" + ("" if self.repetition else " without repetition")
+        return (f"{self.pegs}x{self.colors}" + ("" if self.repetition else " without repetition")
+                + (" black-only" if self.black_only else ""))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.key() == other.key()
@@ -76,16 +94,24 @@ class Game:
     def __hash__(self) -> int:
         return hash(self.key())
 
-    def key(self) -> tuple[int, int, bool]:
-        return (self.pegs, self.colors, self.repetition)
+    def key(self) -> tuple:
+        """(pegs, colors, repetition), and the rule after them only when it is black-only (so the
+        classic games keep their keys, in checkpoints too); ``Game(*key)`` gives the game back."""
+        return (self.pegs, self.colors, self.repetition) + (("black-only",) if self.black_only else ())
 
     @property
     def slug(self) -> str:
-        """Short file-name form: ``4x6``, ``4x10-norep``."""
-        return f"{self.pegs}x{self.colors}" + ("" if self.repetition else "-norep")
+        """Short file-name form: ``4x6``, ``4x10-norep``, ``4x6-black``."""
+        return (f"{self.pegs}x{self.colors}" + ("" if self.repetition else "-norep")
+                + ("-black" if self.black_only else ""))
 
     def to_json(self) -> dict:
-        return {"pegs": self.pegs, "colors": self.colors, "repetition": self.repetition}
+        """The certificate's "game": "feedback" only for black-only (a file without it is black-white,
+        so the classic games' files stay byte-identical)."""
+        out = {"pegs": self.pegs, "colors": self.colors, "repetition": self.repetition}
+        if self.black_only:
+            out["feedback"] = self.feedback_rule
+        return out
 
     # -- codes ---------------------------------------------------------------
 
@@ -189,6 +215,11 @@ class Game:
     def decode(self, fb: int) -> tuple[int, int]:
         return divmod(int(fb), self.pegs + 1)
 
+    def key_text(self, fb: int) -> str:
+        """A feedback as a tree's key: "B,W", or "B" under the black-only rule."""
+        b, w = self.decode(fb)
+        return str(b) if self.black_only else f"{b},{w}"
+
     def feedback(self, guesses, secrets) -> np.ndarray:
         """Encoded feedback of every guess against every secret: (len(guesses), len(secrets)).
 
@@ -251,8 +282,10 @@ class Game:
             for k in range(width):
                 digit = (every // c ** (width - 1 - k)) % c
                 table += digit[:, None] == digit[None, :]
-            table *= dt(p)
+            table *= dt(p + 1 if self.black_only else p)  # black-only: b (p + 1), white 0
             out.append((table, keys.astype(np.intp)))
+        if self.black_only:
+            return out
         counts = self.counts
         start = 0
         while start < c:  # the most colours whose count vectors stay few (<= 1024)

@@ -4,7 +4,9 @@ This module is the trusted core. It imports only the standard library (plus orjs
 for fast --json output when present) and, of the rest of ``certify``, only the trusted checkers'
 shared reader (``reader.py``, standard library only): it enumerates the game's codes itself and scores feedback with its own rule (mark the
 exact matches, then match the remaining pegs one by one), which differs from the
-builder's colour-count formula. It can run on its own::
+builder's colour-count formula. Under the black-only rule (the game's "feedback": "black-only")
+the answer is the exact matches alone, and a tree's keys are "B" instead of "B,W". It can run on
+its own::
 
     python certify/verify.py FILE [--max-guesses K] [--json]
 
@@ -81,6 +83,9 @@ _HEADER = ("format", "version", "game", "strategy", "claims")
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
+_BLACK_KEY = re.compile(r"(0|[1-9][0-9]{0,5})")  # black-only: "B"
+#: The feedback rules; a game without "feedback" is black-white.
+RULES = ("black-white", "black-only")
 _COUNT = re.compile(r"[1-9][0-9]{0,5}")
 _COUNTS = ("secrets", "max_guesses", "total_guesses")  # the claims besides the histogram
 _NODE_FIELDS = frozenset(("guess", "next"))
@@ -115,6 +120,16 @@ def feedback(guess: str, secret: str) -> tuple[int, int]:
     return black, white
 
 
+def blacks(guess: str, secret: str) -> tuple[int, int]:
+    """The black-only answer as (black, 0): the pegs of the right colour in the right place."""
+    return sum(g == s for g, s in zip(guess, secret)), 0
+
+
+def key_text(fb: tuple[int, int], black_only: bool) -> str:
+    """A feedback as a tree's key: "B,W", or "B" under the black-only rule."""
+    return str(fb[0]) if black_only else f"{fb[0]},{fb[1]}"
+
+
 def codes(pegs: int, colors: int, repetition: bool) -> list[str]:
     """Every code of the game, in code order."""
     letters = ALPHABET[:colors]
@@ -134,11 +149,15 @@ def orbit_key(code) -> tuple:
 
 
 def game_fields(doc) -> tuple:
-    """(pegs, colors, repetition) of a document's "game", each of its type (no other field)."""
+    """(pegs, colors, repetition, rule) of a document's "game", each of its type (no other field);
+    the rule is "feedback", one of RULES, black-white when absent."""
     game = _get(doc, "game", dict)
-    _only(game, ("pegs", "colors", "repetition"), "game")
+    _only(game, ("pegs", "colors", "repetition", "feedback"), "game")
+    rule = _get(game, "feedback", str, "game") if "feedback" in game else "black-white"
+    if rule not in RULES:
+        raise Invalid(f"game.feedback: unknown feedback rule {_short(rule)} (expected {' or '.join(RULES)})")
     return (_get(game, "pegs", int, "game"), _get(game, "colors", int, "game"),
-            _get(game, "repetition", bool, "game"))
+            _get(game, "repetition", bool, "game"), rule)
 
 
 def _n_codes(pegs: int, colors: int, repetition: bool) -> int:
@@ -177,7 +196,7 @@ class Report(reader.Report):
         if self.valid:
             r = self.replayed
             g = self.game
-            rep = "" if g["repetition"] else " without repetition"
+            rep = ("" if g["repetition"] else " without repetition") + (" black-only" if "feedback" in g else "")
             bound = "" if self.max_guesses_bound is None else f" (<= {self.max_guesses_bound} as asked)"
             return (f"{self.file}: valid: {r['secrets']} secrets of {g['pegs']}x{g['colors']}{rep}, "
                     f"max {r['max_guesses']} guesses{bound}, total {r['total_guesses']}")
@@ -193,7 +212,7 @@ class Report(reader.Report):
 
 # The usual shape of a branch, read in one step: a feedback key, then a node that is a leaf
 # (``"1,2":{"guess":"0123"}``, group 3 absent) or opens its branches (``... ,"next":{``).
-_BRANCH = re.compile(rb'[ \t\n\r]*("[0-9]+,[0-9]+")[ \t\n\r]*:[ \t\n\r]*\{[ \t\n\r]*"guess"[ \t\n\r]*:'
+_BRANCH = re.compile(rb'[ \t\n\r]*("[0-9]+(?:,[0-9]+)?")[ \t\n\r]*:[ \t\n\r]*\{[ \t\n\r]*"guess"[ \t\n\r]*:'
                      rb'[ \t\n\r]*("[0-9a-z]*")[ \t\n\r]*(?:\}|(,[ \t\n\r]*"next"[ \t\n\r]*:[ \t\n\r]*\{))')
 # What a value in the tree is for: a node, a node's 'next', a guess, anything else.
 _NODE, _NEXT, _GUESS, _JUNK = range(4)
@@ -426,7 +445,7 @@ def _check_header(doc: _Doc, report: Report):
     if version != VERSION:
         raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(version)}")
 
-    pegs, colors, repetition = game_fields(doc_fields)
+    pegs, colors, repetition, rule = game_fields(doc_fields)
     if pegs < 1:
         raise Invalid(f"game.pegs: must be >= 1, got {_short(pegs)}")
     if not 2 <= colors <= len(ALPHABET):
@@ -440,6 +459,8 @@ def _check_header(doc: _Doc, report: Report):
                 else str(_n_codes(pegs, colors, repetition)))
         raise Invalid(f"game: {size} codes is too many to enumerate (limit {MAX_CODES})")
     report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
+    if rule != "black-white":
+        report.game["feedback"] = rule
 
     strategy = _get(doc_fields, "strategy", dict)
     name = _get(strategy, "name", str, "strategy")
@@ -468,7 +489,7 @@ def _check_header(doc: _Doc, report: Report):
         raise Invalid(doc.meta_error)
     report.strategy = {"name": name} if params is None else {"name": name, "params": params}
     report.header = {k: v for k, v in doc_fields.items() if k != "tree"}
-    return pegs, colors, repetition
+    return pegs, colors, repetition, rule == "black-only"
 
 
 def _path_text(path) -> str:
@@ -479,7 +500,8 @@ def _path_text(path) -> str:
     return " ".join(steps) or "root"
 
 
-def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> dict[int, int]:
+def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, black_only: bool = False,
+            found=None) -> dict[int, int]:
     """Walk all secrets down the tree; return {guesses: secrets found}. Raises Invalid.
 
     If ``found`` is a dict, it receives {secret: guesses} for every secret.
@@ -487,6 +509,8 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
     secrets = codes(pegs, colors, repetition)
     letters = set(ALPHABET[:colors])
     win = (pegs, 0)
+    answer, key_form, form = (blacks, _BLACK_KEY, "'B' (the game is black-only)") if black_only \
+        else (feedback, _KEY, "'B,W'")
     histogram: dict[int, int] = {}
     buf, guess_at, next_at, first, sibling, key_at = (doc.buf, doc.guess, doc.next, doc.child,
                                                       doc.sibling, doc.key)
@@ -521,7 +545,7 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
 
         groups: dict[tuple[int, int], list[str]] = {}
         for s in reaching:
-            fb = feedback(guess, s)
+            fb = answer(guess, s)
             group = groups.get(fb)
             if group is None:
                 groups[fb] = [s]
@@ -546,10 +570,10 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
             child = first[node]
             while child >= 0:
                 key = doc.string(key_at[child])
-                m = _KEY.fullmatch(key)
+                m = key_form.fullmatch(key)
                 if not m:
-                    raise Invalid(f"at {where} {guess}: malformed feedback key {_short(key)} (expected 'B,W')")
-                fb = (int(m.group(1)), int(m.group(2)))
+                    raise Invalid(f"at {where} {guess}: malformed feedback key {_short(key)} (expected {form})")
+                fb = (int(m.group(1)), 0 if black_only else int(m.group(2)))
                 if fb == win:
                     raise Invalid(f"at {where} {guess}: feedback key {key!r} is the win: it ends the game "
                                   "and must not have a branch")
@@ -563,7 +587,7 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, found=None) -> 
                 child = sibling[child]
         if len(seen) < len(groups):
             fb = min(set(groups) - seen)
-            raise Invalid(f"at {where} {guess}: missing branch {fb[0]},{fb[1]} "
+            raise Invalid(f"at {where} {guess}: missing branch {key_text(fb, black_only)} "
                           f"(reached by secret {groups[fb][0]})")
         # Reverse so the first key is checked first and errors name the first bad path.
         stack.extend(reversed(children))
@@ -591,9 +615,9 @@ def secret_depths(doc) -> dict[str, int]:
     """{secret: guesses it takes} for a certificate given as a dict or as its bytes; raises Invalid
     if its header or tree is wrong (its claims are not compared)."""
     parsed = _parse(doc if type(doc) is bytes else reader.encode(doc))
-    pegs, colors, repetition = _check_header(parsed, Report("<document>"))
+    game = _check_header(parsed, Report("<document>"))
     found: dict[str, int] = {}
-    _replay(parsed, pegs, colors, repetition, found)
+    _replay(parsed, *game, found=found)
     return found
 
 
@@ -607,8 +631,7 @@ def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = Fa
     with report.checking():
         doc = _parse(raw)
         del raw
-        pegs, colors, repetition = _check_header(doc, report)
-        histogram = _replay(doc, pegs, colors, repetition)
+        histogram = _replay(doc, *_check_header(doc, report))
         hist = {str(k): histogram[k] for k in sorted(histogram)}
         report.replayed = replayed = {
             "secrets": sum(histogram.values()),

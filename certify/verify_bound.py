@@ -25,7 +25,8 @@ reference takes a class's bound from a part named by its sha256 and records an a
 
 Why numpy: at every node, every guess's class sizes are needed (n guesses x |S| secrets). With
 a table of all feedbacks (n x n bytes, built here from the definition: black = #pegs with equal
-colours, black + white = sum over colours of min(count in guess, count in secret)), they are one
+colours, black + white = sum over colours of min(count in guess, count in secret); black-only
+games: black alone), they are one
 ``bincount`` over table rows, and the counting verdicts a few whole-array operations; in pure
 Python the same loop costs a minute or more for the 4x6 least-total proof (30 million (node,
 guess) pairs), here a few seconds. Sets are sorted numpy arrays of code indices. Tests compare
@@ -99,6 +100,7 @@ SET_OVERHEAD = 112
 SET = np.uint16
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 _KEY = re.compile(r"(0|[1-9][0-9]{0,5}),(0|[1-9][0-9]{0,5})")
+_BLACK_KEY = re.compile(r"(0|[1-9][0-9]{0,5})")  # a black-only game's keys: "B"
 _SHA = re.compile(r"[0-9a-f]{64}")
 #: Most steps in a part's root path, and most distinct assumptions (lemma, set, depth) in a file
 #: (docs: "Parts of a proof").
@@ -243,8 +245,8 @@ def parse(raw: bytes):
 class Game:
     """Codes, feedback table and counting bounds of one game."""
 
-    def __init__(self, pegs: int, colors: int, repetition: bool) -> None:
-        self.pegs, self.colors, self.repetition = pegs, colors, repetition
+    def __init__(self, pegs: int, colors: int, repetition: bool, black_only: bool = False) -> None:
+        self.pegs, self.colors, self.repetition, self.black_only = pegs, colors, repetition, black_only
         self.codes = verify.codes(pegs, colors, repetition)  # in code order
         self.n = n = len(self.codes)
         self.by_text = {code: k for k, code in enumerate(self.codes)}
@@ -260,10 +262,12 @@ class Game:
             raise RuntimeError("codes are not in code order")
         # The non-winning feedbacks any guess can give (docs: "b"); class k is keys[k], the win is
         # class b (the last).
+        # Black-only: the answer is (b, 0), b < pegs (b = pegs - 1 is possible: 00 against 01).
         low = 0 if repetition else max(0, 2 * pegs - colors)
-        self.feedbacks = [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b)
-                          if b + w >= low and (b, w) not in ((pegs - 1, 1), (pegs, 0))]
-        self.keys = [f"{b},{w}" for b, w in self.feedbacks]
+        self.feedbacks = ([(b, 0) for b in range(pegs)] if black_only else
+                          [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b)
+                           if b + w >= low and (b, w) not in ((pegs - 1, 1), (pegs, 0))])
+        self.keys = [verify.key_text(fb, black_only) for fb in self.feedbacks]
         self.class_of = {key: k for k, key in enumerate(self.keys)}
         self.win = b = len(self.feedbacks)
         class_at = np.full((pegs + 1, pegs + 1), -1)  # (black, white) -> class
@@ -271,14 +275,15 @@ class Game:
             class_at[black, white] = k
         class_at[pegs, 0] = b
         # table[g, s]: the class of feedback(g, s). black = #pegs i where s[i] = g[i]; black + white
-        # = sum over the colours c of g of min(occurrences of c in g, occurrences of c in s).
+        # = sum over the colours c of g of min(occurrences of c in g, occurrences of c in s); under
+        # the black-only rule white = 0.
         at = self.digits.T  # at[i][s]: the colour of code s at peg i
         held = np.array([(self.digits == c).sum(axis=1) for c in range(colors)], np.int8)  # held[c][s]
         self.table = np.empty((n, n), np.uint8)
         self.guess_index = np.arange(n)  # (intp: table[S] * n + guess_index is computed in intp)
         for g, d in enumerate(self.digits.tolist()):
             black = sum(at[i] == d[i] for i in range(pegs))
-            both = sum(np.minimum(held[c], held[c][g]) for c in set(d))
+            both = black if black_only else sum(np.minimum(held[c], held[c][g]) for c in set(d))
             row = class_at[black, both - black]
             if row.min() < 0:  # b would be too small: never trust it
                 raise RuntimeError(f"guess {self.codes[g]}: a feedback outside the counted ones")
@@ -314,6 +319,14 @@ class Game:
         self.onehot = None
         if self.bits is np.uint16 and n <= ONEHOT_CODES:
             self.onehot = np.left_shift(np.uint16(1), self.table, dtype=np.uint16)
+
+    def feedback_of(self, key: str, at: str) -> tuple[int, int]:
+        """(black, white) of a feedback key: "B,W", or "B" in a black-only game; Invalid if malformed."""
+        m = (_BLACK_KEY if self.black_only else _KEY).fullmatch(key)
+        if not m:
+            form = "'B' (the game is black-only)" if self.black_only else "'B,W'"
+            raise Invalid(f"{at}: malformed feedback key {_short(key)} (expected {form})")
+        return int(m[1]), 0 if self.black_only else int(m[2])
 
     def fits(self, size: int, k: int) -> bool:
         """Can ``size`` secrets be solved within k guesses, by counting (size <= N(k))?"""
@@ -413,7 +426,7 @@ def _header(doc, max_codes: int = MAX_CODES):
         raise Invalid(f"format: expected {FORMAT!r}, got {_short(fmt)}")
     if _get(doc, "version", int, "") != VERSION:
         raise Invalid(f"version: this checker reads version {VERSION}, got {_short(doc['version'])}")
-    pegs, colors, repetition = verify.game_fields(doc)
+    pegs, colors, repetition, rule = verify.game_fields(doc)
     if pegs < 1:
         raise Invalid(f"game.pegs: must be >= 1, got {pegs}")
     if not 2 <= colors <= len(verify.ALPHABET):
@@ -467,15 +480,15 @@ def _header(doc, max_codes: int = MAX_CODES):
                       "the checker examines (the limit)")
     if doc.get(None):  # the first problem in the metadata (reader.Meta)
         raise Invalid(doc[None])
-    return _game(pegs, colors, repetition), dict(claims)
+    return _game(pegs, colors, repetition, rule == "black-only"), dict(claims)
 
 
 @functools.lru_cache(maxsize=1)
-def _game(pegs: int, colors: int, repetition: bool) -> Game:
+def _game(pegs: int, colors: int, repetition: bool, black_only: bool = False) -> Game:
     """The game, built once for a run of files of the same game (the parts of a split proof): its
-    codes and table depend on (pegs, colors, repetition) alone; its caches (the permutations and
-    swaps met) are pure functions of it."""
-    return Game(pegs, colors, repetition)
+    codes and table depend on (pegs, colors, repetition, rule) alone; its caches (the permutations
+    and swaps met) are pure functions of it."""
+    return Game(pegs, colors, repetition, black_only)
 
 
 def _root(doc, game: Game):
@@ -497,10 +510,7 @@ def _root(doc, game: Game):
         g = game.by_text.get(step[0])
         if g is None:
             raise Invalid(f"{at}: {_short(step[0])} is not a code of the game")
-        m = _KEY.fullmatch(step[1])
-        if not m:
-            raise Invalid(f"{at}: malformed feedback key {_short(step[1])} (expected 'B,W')")
-        if (int(m[1]), int(m[2])) == (game.pegs, 0):
+        if game.feedback_of(step[1], at) == (game.pegs, 0):
             raise Invalid(f"{at}: key {step[1]!r} is the win (a set of one secret at most)")
         steps.append((g, step[1]))
     perm = _perm(root["perm"], game, "root.perm") if "perm" in root else None
@@ -594,10 +604,7 @@ def _node_stream(nodes, count: int, game: Game, bounds=None):
                 raise Invalid(f"{at}: empty entry (omit the guess when counting refutes it)")
             children = []
             for key, ref in entry.items():
-                m = _KEY.fullmatch(key)
-                if not m:
-                    raise Invalid(f"{at}: malformed feedback key {_short(key)} (expected 'B,W')")
-                if (int(m[1]), int(m[2])) == (game.pegs, 0):
+                if game.feedback_of(key, at) == (game.pegs, 0):
                     raise Invalid(f"{at}: key {key!r} is the win, which has no child")
                 rat = f"{at}, class {key}"
                 perm = None
@@ -1217,6 +1224,8 @@ class Report(reader.Report):
         label = f"{g['pegs']}x{g['colors']}"
         if not g["repetition"]:
             label += " without repetition (secrets and guesses of distinct colours)"
+        if "feedback" in g:
+            label += " with black-only answers"
         if "worst_case" in c:
             return f"every strategy for {label} needs >= {c['worst_case']} guesses for some secret"
         if "weights" in c:
@@ -1244,7 +1253,8 @@ class Report(reader.Report):
     def lemma_statement(self) -> str:
         """What a valid part proves about its root's set, in words."""
         g, c, r = self.game, self.claims, self.root
-        label = f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+        label = (f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+                 + (" black-only" if "feedback" in g else ""))
         where = f"the {r['secrets']} secrets of {label} at {_steps(r['path'], r['perm'] is not None)}"
         if "worst_case" in c:
             return f"every strategy for {where} needs >= {r['bound']} guesses for some of them"
@@ -1318,7 +1328,8 @@ def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: i
                               for (sha, dig, depth), (bound, m, where) in sorted(proof.assumptions.items())]
         if proof.w is not None:
             report.weight_sum, report.support = int(proof.w.sum()), int((proof.w > 0).sum())
-        report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition}
+        report.game = {"pegs": game.pegs, "colors": game.colors, "repetition": game.repetition,
+                       **({"feedback": "black-only"} if game.black_only else {})}
         report.claims, report.secrets, report.checked = claims, game.n, proof.stats
     return report
 

@@ -157,7 +157,8 @@ class Report(reader.Report):
 
     def label(self) -> str:
         g = self.game
-        return f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+        return (f"{g['pegs']}x{g['colors']}" + ("" if g["repetition"] else " without repetition")
+                + (" black-only" if "feedback" in g else ""))
 
     def statement(self) -> str:
         """What a valid file proves, in words."""
@@ -182,7 +183,7 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"version: this verifier reads version {VERSION}, got {_short(doc['version'])}")
     if doc.get(None):  # the first problem in the metadata (reader.Meta)
         raise Invalid(doc[None])
-    pegs, colors, repetition = verify.game_fields(doc)
+    pegs, colors, repetition, rule = verify.game_fields(doc)
     if pegs < 1:
         raise Invalid(f"game.pegs: must be >= 1, got {_short(pegs)}")
     if not 2 <= colors <= len(verify.ALPHABET):
@@ -191,7 +192,10 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"game: {pegs} pegs without repetition need at least as many colors, got {colors}")
     if pegs > 64 or (n := verify._n_codes(pegs, colors, repetition)) > MAX_CODES:
         raise Invalid(f"game: too many codes to check (limit {MAX_CODES})")
-    report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
+    # (the trees are replayed by verify.py under this game, its rule included; a permutation of pegs
+    # and colours keeps the black-only answer too, so the orbits are the same for both rules)
+    report.game = {"pegs": pegs, "colors": colors, "repetition": repetition,
+                   **({} if rule == "black-white" else {"feedback": rule})}
     mix = _get(doc, "mix", str)
     if mix != MIX:
         raise Invalid(f"mix: expected {MIX!r} (each tree played through a uniformly random permutation of "

@@ -117,7 +117,7 @@ class _Explainer:
         from . import verify_bound
 
         g = proof["game"]
-        self.game = verify_bound.Game(g["pegs"], g["colors"], g["repetition"])
+        self.game = verify_bound.Game(g["pegs"], g["colors"], g["repetition"], g.get("feedback") == "black-only")
         self.nodes = proof["nodes"]
         self.depth, self.branches = depth, branches
         self.shown: set = set()  # nodes explained so far (a shared node is explained once)
@@ -150,7 +150,7 @@ class _Explainer:
         d = report.claims["worst_case"]
         return {"file": report.file, "game": report.game, "claims": report.claims,
                 "statement": report.statement(), "secrets": game.n, "answers": game.win,
-                "win": f"{game.pegs},0",
+                "win": f"{game.pegs}" if game.black_only else f"{game.pegs},0",
                 "most_found_within": {str(k): self.most(k) for k in range(1, max(d, 2))},
                 "depth": self.depth, "branches": self.branches, "root": root}
 
@@ -444,7 +444,8 @@ def committed_worst_case(game: dict, folder: Path = BOUNDS):
         index = json.loads((folder / "index.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    want = {"pegs": game["pegs"], "colors": game["colors"], "repetition": game["repetition"]}
+    want = {"pegs": game["pegs"], "colors": game["colors"], "repetition": game["repetition"],
+            **({"feedback": game["feedback"]} if "feedback" in game else {})}
     best = None
     for entry in index.get("proofs", []) if isinstance(index, dict) else []:
         try:

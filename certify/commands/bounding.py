@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import (EXIT_INVALID, EXIT_OK, add_game_args, add_quiet, freeze_startup, game_of, positive,
-                     print_json, whole)
+from .common import (EXIT_INVALID, EXIT_OK, add_feedback_arg, add_game_args, add_quiet, freeze_startup, game_of,
+                     positive, print_json, whole)
 
 
 def cmd_bound(args) -> int:
@@ -104,6 +104,7 @@ def cmd_why(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("bound", help="prove a lower bound (every strategy needs ...) by counting and search")
     add_game_args(p)
+    add_feedback_arg(p)
     kind = p.add_mutually_exclusive_group(required=True)
     kind.add_argument("--worst", action="store_true", help="least worst case: every strategy needs >= D")
     kind.add_argument("--total", action="store_true", help="least total of guesses over all secrets")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, add_game_args, add_quiet, freeze_startup, game_of, positive, print_json
+from .common import (EXIT_OK, add_feedback_arg, add_game_args, add_quiet, freeze_startup, game_of, positive,
+                     print_json)
 
 
 def cmd_build(args) -> int:
@@ -87,6 +88,7 @@ def register(sub) -> None:
     p.add_argument("strategy", metavar="STRATEGY",
                    help="strategy id (see 'certify strategies'), or 'optimal': least total by exact search")
     add_game_args(p)
+    add_feedback_arg(p)
     p.add_argument("--first", metavar="CODE", help="override the first guess")
     p.add_argument("--sequence", metavar="CODES", help="greenwell: static sequence, comma-separated")
     p.add_argument("-o", "--output", metavar="FILE",

@@ -32,6 +32,12 @@ def add_game_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
 
 
+def add_feedback_arg(p: argparse.ArgumentParser) -> None:
+    """--feedback RULE, for the commands that take a game's rule (build, bound); game_of reads it."""
+    p.add_argument("--feedback", choices=("black-white", "black-only"), default="black-white",
+                   help="the answer: black and white pegs (default), or black pegs only (black-peg Mastermind)")
+
+
 def add_quiet(p: argparse.ArgumentParser) -> None:
     """-q/--quiet, which every command takes: no progress and no notes on stderr (errors still)."""
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")
@@ -85,7 +91,7 @@ def freeze_startup(*modules: str) -> None:
 def game_of(args):
     from ..game import Game
 
-    return Game(args.pegs, args.colors, not args.no_repetition)
+    return Game(args.pegs, args.colors, not args.no_repetition, getattr(args, "feedback", "black-white"))
 
 
 def print_json(obj, kind: str | None = None) -> None:

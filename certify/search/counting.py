@@ -2,8 +2,9 @@
 
 b = how many non-winning feedbacks the game allows: (B, W) with B + W <= p, less (p-1, 1)
 and (p, 0); without repetition also B + W >= 2p - c (two codes of p distinct colours out of c
-share at least 2p - c colours). One guess wins at most 1 secret and splits the rest into at
-most b classes, so k guesses settle at most N(k) = 1 + b + ... + b^(k-1) secrets.
+share at least 2p - c colours); under the black-only rule b = p (B from 0 to p - 1). One guess
+wins at most 1 secret and splits the rest into at most b classes, so k guesses settle at most
+N(k) = 1 + b + ... + b^(k-1) secrets.
 
 The search may only ever rely on a bound the checker also computes: a stronger one here
 would write proofs the checker rejects.
@@ -12,7 +13,9 @@ would write proofs the checker rejects.
 from __future__ import annotations
 
 
-def nonwinning_feedbacks(pegs: int, colors: int, repetition: bool) -> int:
+def nonwinning_feedbacks(pegs: int, colors: int, repetition: bool, black_only: bool = False) -> int:
+    if black_only:
+        return pegs
     low = 0 if repetition else max(0, 2 * pegs - colors)
     return sum(1 for b in range(pegs + 1) for w in range(pegs + 1 - b)
                if low <= b + w and (b, w) not in ((pegs - 1, 1), (pegs, 0)))
@@ -21,8 +24,8 @@ def nonwinning_feedbacks(pegs: int, colors: int, repetition: bool) -> int:
 class Counting:
     """N(k), the worst-case bound and the total bound for one game."""
 
-    def __init__(self, pegs: int, colors: int, repetition: bool) -> None:
-        self.b = nonwinning_feedbacks(pegs, colors, repetition)  # >= 1: (0, 0) or another
+    def __init__(self, pegs: int, colors: int, repetition: bool, black_only: bool = False) -> None:
+        self.b = nonwinning_feedbacks(pegs, colors, repetition, black_only)  # >= 1: (0, 0) or another
         self.solved = [0]  # solved[k] = N(k)
         self._total: dict[int, int] = {}
 

@@ -35,7 +35,7 @@ class Space:
         self.n_fb = game.n_feedbacks
         self.digits = game.digits
         self.values = game._values
-        self.keys = [f"{b},{w}" for b, w in (game.decode(f) for f in range(self.n_fb))]
+        self.keys = [game.key_text(f) for f in range(self.n_fb)]
         self.texts = game.texts(every)
 
     @functools.cached_property

@@ -91,7 +91,7 @@ class TotalSearch:
             raise CertifyError(f"game {game} has {game.size} codes: the total search handles at most "
                                f"{MAX_TOTAL_CODES}")
         self.space = Space(game) if space is None else space  # (a Space of this game, shared)
-        self.count = Counting(game.pegs, game.colors, game.repetition)
+        self.count = Counting(game.pegs, game.colors, game.repetition, game.black_only)
         self.alike = Alike(self.space)
         self._every = np.arange(self.space.n, dtype=np.int64)
         # The root's set: every code, or the codemaker's support (a union of orbits of the peg

@@ -174,7 +174,7 @@ class WeightedSearch(Engine):
         from .space import Space
 
         space = Space(game)
-        super().__init__(space, Counting(game.pegs, game.colors, game.repetition))
+        super().__init__(space, Counting(game.pegs, game.colors, game.repetition, game.black_only))
         self.game = game
         values = [int(x) for x in weights]
         if len(values) != space.n or min(values) < 0:

@@ -364,7 +364,7 @@ class Kernel:
             return out
         if ref is None:
             ref = self.reference(n)
-        if n >= BITS_FROM[kind] and self.game.pegs <= BITS_MAX_PEGS:
+        if n >= BITS_FROM[kind] and self.game.pegs <= BITS_MAX_PEGS and not self.game.black_only:
             self.pairs += self._bit_scores(kind, guesses, candidates, limit, floor, tol, ref, out)
             return out
         nlogn = np.zeros(n + 2)  # c log2 c for a class of c
@@ -425,7 +425,8 @@ class Kernel:
         tables = self._parts
         if tables is None:
             game = self.game
-            if game.pegs > BITS_MAX_PEGS or game.pegs * game.colors > 256:
+            # (the bit planes count black + white: a black-only game scores in the loops here)
+            if game.pegs > BITS_MAX_PEGS or game.pegs * game.colors > 256 or game.black_only:
                 tables = self._parts = ()
             else:
                 from . import bitkernel

@@ -174,6 +174,9 @@ class Viaud(Strategy):
         if not game.repetition:
             raise CertifyError(f"strategy 'viaud' needs a game with repetition: its guesses repeat "
                                f"colours (Viaud 1987, V), which {game} forbids")
+        if game.black_only:
+            raise CertifyError("strategy 'viaud' follows Viaud's black-and-white answers: it does not play "
+                               f"{game}")
 
     def pick(self, candidates, history):
         if len(candidates) == 1:
