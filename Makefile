@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot browser certificates verify atlas bench pictures clean
+.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean
 
 run: setup
 	@mkdir -p build
@@ -73,7 +73,7 @@ bench: setup
 	$(PY) bench/bench.py $(BENCH_ARGS)
 	$(PY) bench/bench_html.py
 
-# The README gallery (README.md, section Gallery), drawn from the committed certificate. The radial PNG is
+# The gallery's pictures (docs/gallery.md, and one in the README), drawn from the committed certificate. The radial PNG is
 # reduced to a 128-colour palette, which keeps it a third of the size with no visible change.
 pictures: setup
 	@mkdir -p docs
@@ -84,6 +84,12 @@ pictures: setup
 	$(CERTIFY) render certificates/knuth-4x6.json --layout twopi -o docs/knuth-4x6-radial.png
 	$(PY) -c "import sys; from PIL import Image; Image.open(sys.argv[1]).convert('RGB').quantize(128, dither=Image.Dither.NONE).save(sys.argv[1], optimize=True)" docs/knuth-4x6-radial.png
 	$(CERTIFY) stats certificates/knuth-4x6.json --plot docs/knuth-4x6-distribution.png > /dev/null
+
+# `make docs`: the documentation site (mkdocs.yml: docs/ and the API's docstrings) in build/site, built
+# offline with --strict (a broken link or anchor stops it; tests/test_docs.py builds it too, ~10 s).
+# Open build/site/index.html, or serve it for the search: python3 -m http.server -d build/site.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir build/site
 
 clean:
 	rm -rf build .pytest_cache

@@ -1,6 +1,6 @@
 """certify: Mastermind strategies as machine-checked proof certificates.
 
-The public Python API (``certify.api``, documented in the README's "Python API")::
+The public Python API (``certify.api``, documented in docs/python-api.md)::
 
     import certify
     cert = certify.build_certificate("knuth", pegs=4, colors=6)   # built, then verified

@@ -1,6 +1,7 @@
-"""Every compiled peer's figure the README prints, and every ratio beside it, agrees with the
-vendored reference table (tests/data/strategies.md, kept equal to the shared one by
-test_published.py): a re-measured peer table that the README does not follow fails here."""
+"""Every compiled peer's figure the speed page (docs/speed.md, once the README's Speed section)
+prints, and every ratio beside it, agrees with the vendored reference table (tests/data/strategies.md,
+kept equal to the shared one by test_published.py): a re-measured peer table that the page does not
+follow fails here."""
 
 from __future__ import annotations
 
@@ -32,8 +33,9 @@ HEADER = "| workload | ours | fastest compiled peer | ours / peer |"
 
 
 def readme_tables() -> list[dict[str, list[str]]]:
-    """Every README table that starts with HEADER (the peers' day's, and today's with more columns)."""
-    text = (ROOT / "README.md").read_text()
+    """Every table of docs/speed.md that starts with HEADER (the peers' day's, and today's with more
+    columns)."""
+    text = (ROOT / "docs" / "speed.md").read_text()
     tables, at = [], text.find(HEADER)
     while at >= 0:
         rows = {}

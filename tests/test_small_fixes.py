@@ -88,7 +88,8 @@ def test_compare_plot(tmp_path):
 
 def test_langer_is_cited_by_his_paper_everywhere():
     pattern = re.compile(r"Langer")
-    files = [p for p in list((ROOT / "certify").rglob("*.py")) + list(CERTS.glob("*.json")) + [ROOT / "README.md"]]
+    files = [p for p in list((ROOT / "certify").rglob("*.py")) + list(CERTS.glob("*.json")) + [ROOT / "README.md"]
+             + sorted((ROOT / "docs").glob("*.md"))]
     cited = 0
     for path in files:
         for line in path.read_text(encoding="utf-8").splitlines():

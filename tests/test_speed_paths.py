@@ -176,7 +176,7 @@ def test_bit_sliced_loop_returns_what_the_pair_loops_return(game):
 @pytest.mark.parametrize("given, seen", [(None, "1"), ("3", "3")])
 def test_the_cli_keeps_openblas_to_one_thread_unless_the_user_chose(given, seen):
     """Start-up work, not a result: OpenBLAS's thread pool cost every command 0.07-0.1 s of CPU
-    (README, Speed). A user's own OPENBLAS_NUM_THREADS is left alone."""
+    (docs/speed.md). A user's own OPENBLAS_NUM_THREADS is left alone."""
     import os
     import subprocess
     import sys
@@ -191,7 +191,7 @@ def test_the_cli_keeps_openblas_to_one_thread_unless_the_user_chose(given, seen)
 
 def test_a_build_freezes_what_the_start_up_imported(tmp_path):
     """The CLI moves numpy's and numba's objects out of the garbage collector's full collections
-    before a build (README, Speed): gc.freeze() has run when the build is done."""
+    before a build (docs/speed.md): gc.freeze() has run when the build is done."""
     import subprocess
     import sys
 
@@ -202,8 +202,8 @@ def test_a_build_freezes_what_the_start_up_imported(tmp_path):
 
 
 def test_a_build_starts_numba_without_importing_scipy_linalg(tmp_path):
-    """numba's BLAS probe would import scipy.linalg (0.27 s of every build's start-up, README,
-    Speed): the CLI hides it from that one import. The build is the same, and scipy.linalg still
+    """numba's BLAS probe would import scipy.linalg (0.27 s of every build's start-up,
+    docs/speed.md): the CLI hides it from that one import. The build is the same, and scipy.linalg still
     imports afterwards (certify value needs it)."""
     import subprocess
     import sys
