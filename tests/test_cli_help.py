@@ -82,14 +82,17 @@ def test_every_json_output_has_a_version_key_first(tmp_path):
     assert [s["id"] for s in outputs["strategies"]["strategies"]][0] == "knuth"
 
 
-def _arguments():
-    """(sub-command, action) for every argument of every sub-command but --help."""
-    parser = make_parser()
-    sub = next(a for a in parser._actions if a.dest == "command")
+def _arguments(parser=None, prefix=""):
+    """(sub-command, action) for every argument of every sub-command (and of theirs: static build)
+    but --help."""
+    parser = parser or make_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     for name, sp in sub.choices.items():
         for action in sp._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                yield from _arguments(sp, f"{prefix}{name} ")
             if not isinstance(action, argparse._HelpAction):
-                yield name, action
+                yield prefix + name, action
 
 
 def test_every_argument_of_every_sub_command_is_described():
@@ -114,6 +117,7 @@ def test_dash_o_means_the_same_everywhere():
             continue
         assert " written" in a.help, (name, a.help)
         assert a.metavar == ("DIR" if name == "split-proof" else "FILE"), name
+        assert a.help.count(" written") == 1, (name, a.help)
         assert a.help.endswith("; required") == a.required, (name, a.help)
         assert a.required or "default" in a.help, name
 

@@ -38,6 +38,8 @@ EXAMPLES = {
              "certify hint --pegs 3 --colors 3 --table --sort weight",
              "certify hint --certificate certificates/knuth-4x6.json 0011=1,0",
              "certify hint --strategy optimal \"0 0 1 1=2,0\""],
+    "static": ["certify static build --pegs 2 --colors 8 -o s.json --proof p.json",
+               "certify static verify s.json p.json"],
     "atlas": ["certify atlas", "certify atlas --json", "certify atlas --check --markdown > atlas.md"],
     "import": ["certify import c-punchcard tests/data/import/knuth-4x4.cards -o knuth-4x4.json",
                "certify import cpp-text tests/data/import/knuth-3x3.txt -o knuth-3x3.json",

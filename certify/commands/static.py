@@ -45,7 +45,8 @@ def register(sub) -> None:
                        description="Static Mastermind: the codebreaker asks a list of questions at once, reads all "
                        "the answers, then has one final guess. The static value counts the final guess (Jaeger and "
                        "Drewes; Goddard's table counts the questions only). docs/static.md.")
-    fam = p.add_subparsers(dest="static_command", required=True, metavar="COMMAND")
+    fam = p.add_subparsers(dest="static_command", required=True, metavar="COMMAND",
+                           help="build: search and write; verify: check files (certify static COMMAND --help)")
     b = fam.add_parser("build", help="find a shortest list of questions; write its certificate (and the proof "
                        "that one question fewer is not enough)",
                        description="Search for a shortest list of questions that gives every secret a different "
@@ -54,7 +55,7 @@ def register(sub) -> None:
                        "suffices. Example: certify static build --pegs 2 --colors 8 -o s.json --proof p.json")
     add_game_args(b)
     add_feedback_arg(b)
-    b.add_argument("-o", "--output", required=True, metavar="FILE", help="the certificate written (required)")
+    b.add_argument("-o", "--output", required=True, metavar="FILE", help="the certificate written; required")
     b.add_argument("--proof", metavar="FILE", help="also write the lower-bound proof here")
     b.add_argument("--json", action="store_true", help="machine-readable summary on stdout")
     add_quiet(b)
@@ -63,6 +64,6 @@ def register(sub) -> None:
                        description="Check static certificates and lower-bound proofs with the independent checker "
                        "certify/verify_static.py (also: python -m certify.verify_static FILE...). Exit 0 valid, "
                        "1 invalid, 2 unusable.")
-    v.add_argument("files", nargs="+", metavar="FILE")
+    v.add_argument("files", nargs="+", metavar="FILE", help="static certificates and static lower-bound proofs to check")
     v.add_argument("--json", action="store_true", help="machine-readable report on stdout")
     v.set_defaults(func=cmd_static_verify)
