@@ -38,6 +38,10 @@ RULES = ("black-white", "black-only")
 MAX_CODES = 4096
 
 
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
 class Game:
     """A static game's codes and its feedback table (answers numbered per game)."""
 
@@ -251,5 +255,95 @@ def build(pegs: int, colors: int, repetition: bool = True, feedback: str = "blac
     return certificate(game, found), lower, game
 
 
-def _stderr(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+# -- the committed catalog (certificates/static/, docs/static.md) ------------------------------
+
+#: The games whose static value is committed: (pegs, colours, rule), repetition allowed.
+CATALOG = ([(2, c, "black-white") for c in range(2, 13)] + [(3, c, "black-white") for c in range(2, 6)]
+           + [(2, c, "black-only") for c in range(2, 8)] + [(3, c, "black-only") for c in range(2, 5)])
+
+
+def published(pegs: int, colors: int, rule: str):
+    """(static value, source) published for a game, final guess counted; None when not published.
+    Goddard's 2-peg table (2002) gives the questions only (value - 1) and marks 8 to 10 colours
+    with "?" (a list known, not known to be shortest)."""
+    if rule == "black-white" and pegs == 2:
+        if colors <= 7:
+            return {2: 3, 3: 3, 4: 4, 5: 5, 6: 5, 7: 6}[colors], "Goddard's table"
+        if colors <= 10:
+            return f"<= {-(-2 * colors // 3) + 1} (\"?\")", "Goddard's table"
+        return f"{-(-2 * colors // 3) + 1} for large c", "Goddard, ceil(2c/3) + 1"
+    if rule == "black-white" and pegs == 3:
+        return f"{colors} for large c", "Goddard, c; not stated for small c"
+    if rule == "black-only" and pegs == 2:
+        return -(-(4 * colors - 1) // 3), "ceil((4c - 1)/3), Jaeger and Drewes"
+    if rule == "black-only" and pegs == 3:
+        return 3 * colors // 2 + 1, "floor(3c/2) + 1, Jaeger and Drewes"
+    return None
+
+
+def catalog_paths(folder, pegs: int, colors: int, rule: str):
+    """(certificate, proof) paths of a catalog game."""
+    from pathlib import Path
+
+    stem = f"static-{pegs}x{colors}" + ("-black-only" if rule == "black-only" else "")
+    return Path(folder) / f"{stem}.json", Path(folder) / f"{stem}-proof.json"
+
+
+def write_catalog(folder="certificates/static", games=None, progress=_stderr) -> None:
+    """Build every catalog game whose certificate is missing and write it with its proof."""
+    from .files import write_output
+
+    for pegs, colors, rule in games or CATALOG:
+        cert_path, proof_path = catalog_paths(folder, pegs, colors, rule)
+        if cert_path.exists() and proof_path.exists():
+            continue
+        t0 = time.monotonic()
+        cert, lower, game = build(pegs, colors, True, rule, progress)
+        write_output(cert_path, dumps(cert))
+        write_output(proof_path, dumps(lower))
+        progress(f"{game.label()}: static value {cert['claims']['guesses']} ({time.monotonic() - t0:.1f} s); "
+                 f"wrote {cert_path} and {proof_path}")
+
+
+def table(folder="certificates/static", games=None) -> str:
+    """docs/static.md's table: every catalog game checked by the trusted checker, timed."""
+    from . import verify_static
+
+    rows = ["| game | rule | questions | static value | published | proof (sets, bytes) | check time |",
+            "| --- | --- | --- | --- | --- | --- | --- |"]
+    for pegs, colors, rule in games or CATALOG:
+        cert_path, proof_path = catalog_paths(folder, pegs, colors, rule)
+        reports = []
+        t0 = time.process_time()
+        for path in (cert_path, proof_path):
+            report = verify_static.check_file(path)
+            if not report.valid:
+                raise CertifyError(report.line())
+            reports.append(report)
+        seconds = time.process_time() - t0
+        upper, lower = reports
+        value = upper.claims["guesses"]
+        if lower.claims["guesses_at_least"] != value:
+            raise CertifyError(f"{cert_path}: value {value}, but its proof shows only >= {lower.claims['guesses_at_least']}")
+        pub = published(pegs, colors, rule)
+        pub_text = "not published" if pub is None else f"{pub[0]} ({pub[1]})"
+        rows.append(f"| {pegs}x{colors} | {rule} | {value - 1} | {value} | {pub_text} | {lower.sets}, "
+                    f"{proof_path.stat().st_size:,} | {seconds:.2f} s |")
+    return "\n".join(rows) + "\n"
+
+
+def main(argv=None) -> int:
+    """python -m certify.static write|table: rebuild the missing catalog files; print the table."""
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["write"]:
+        write_catalog()
+        return 0
+    if args[:1] == ["table"]:
+        sys.stdout.write(table())
+        return 0
+    print("usage: python -m certify.static write|table", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
