@@ -6,7 +6,9 @@ a legend. Then each subtree gets its own page or pages, titled with its path fro
 printed as an outline, one guess per line, indented by level, so no page is wider than A4 whatever
 the tree. A continued subtree repeats, greyed, the guesses above its first line.
 
-Counts are replayed here with the independent verifier's ``codes``/``feedback``. The PDF carries
+With ``letters`` (one per colour, as ``play --letters``) the pegs show them, in the colours they name
+(render.palette), and so do the titles. Counts are replayed here with the independent verifier's
+``codes``/``feedback``. The PDF carries
 no date nor software version, so the same certificate gives the same bytes.
 """
 
@@ -36,8 +38,9 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def _path_title(steps, guess: str) -> str:
-    return " ".join(f"{g} -({k})->" for g, k in steps) + (" " if steps else "") + guess
+def _path_title(steps, guess: str, name=str) -> str:
+    """guess -(key)-> guess ..., the codes through ``name`` (the letters' names)."""
+    return " ".join(f"{name(g)} -({k})->" for g, k in steps) + (" " if steps else "") + (name(guess) if guess else "")
 
 
 class _Node:
@@ -111,20 +114,21 @@ _MONO_ADVANCE = 1233 / 2048
 _DIGIT_PT = 14.4 / (3 * _MONO_ADVANCE)
 
 
-def _draw_pegs(ax, patches, colors, x, y, code, radius=0.085):
-    """Pegs centred 0.2 in apart from ``x``, each with its digit; returns the x after them.
-    Text is the slow part of a PDF page, hence one text per digit colour instead of one per peg."""
+def _draw_pegs(ax, patches, colors, x, y, code, look, radius=0.085):
+    """Pegs centred 0.2 in apart from ``x``, each with its digit (or letter: ``look``, a
+    render._Look); returns the x after them. Text is the slow part of a PDF page, hence one text
+    per digit colour instead of one per peg."""
     from matplotlib.patches import Circle
 
-    from .render import PALETTE, text_color
+    from .render import text_color
 
     by_ink: dict[str, list[str]] = {}
     for i, ch in enumerate(code):
-        c = PALETTE[verify.ALPHABET.index(ch)]
+        c = look.color(ch)
         patches.append(Circle((x + i * 0.2, y), radius))
         colors.append(c)
         line = by_ink.setdefault(text_color(c), [" "] * len(code))
-        line[i] = ch
+        line[i] = look.name(ch)
     start = x - _MONO_ADVANCE * _DIGIT_PT / 2 / 72  # the first character's centre on the first peg
     for ink, chars in by_ink.items():
         ax.text(start, y, "  ".join(chars), ha="left", va="center_baseline", fontsize=_DIGIT_PT,
@@ -146,11 +150,11 @@ def _draw_key(ax, patches, colors, x, y, key: str, pegs: int):
     return x + pegs * 0.11 + 0.32
 
 
-def _line(ax, patches, colors, node: _Node, y: float, base: int, pegs: int, grey=False, page_ref=None):
+def _line(ax, patches, colors, node: _Node, y: float, base: int, pegs: int, look, grey=False, page_ref=None):
     x = MARGIN + (node.depth - base) * INDENT
     if node.key is not None:
         x = _draw_key(ax, patches, colors, x, y, node.key, pegs)
-    x = _draw_pegs(ax, patches, colors, x + 0.09, y, node.guess) + 0.05
+    x = _draw_pegs(ax, patches, colors, x + 0.09, y, node.guess, look) + 0.05
     if not node.kids and node.wins:
         text = "\u2713 found"  # a leaf: its guess is the one secret that reaches it
     else:
@@ -184,11 +188,11 @@ def _finish(ax, patches, colors):
     ax.add_collection(PatchCollection(patches, facecolors=colors, edgecolors="#222222", linewidths=0.5))
 
 
-def _legend(ax, y: float, pegs: int, alphabet: str) -> None:
+def _legend(ax, y: float, pegs: int, alphabet: str, look) -> None:
     patches, colors = [], []
     ax.text(MARGIN, y, "How to read it", fontsize=10, fontweight="bold")
     rows = [
-        ("guess", "a guess: one peg per position, its colour's digit on it"),
+        ("guess", f"a guess: one peg per position, its colour's {'letter' if look.letters else 'digit'} on it"),
         ("1,0", "black key peg: right colour in the right place"),
         ("0,1", "white key peg: right colour in the wrong place"),
         ("0,0", "no key peg: no colour of the guess is in the secret"),
@@ -200,26 +204,30 @@ def _legend(ax, y: float, pegs: int, alphabet: str) -> None:
     for i, (what, text) in enumerate(rows):
         yy = y + 0.3 + i * 0.26
         if what == "guess":
-            _draw_pegs(ax, patches, colors, MARGIN + 0.09, yy, alphabet[:pegs])
+            _draw_pegs(ax, patches, colors, MARGIN + 0.09, yy, alphabet[:pegs], look)
         elif what is not None:
             _draw_key(ax, patches, colors, MARGIN, yy, what, 3)
         ax.text(MARGIN + 1.25, yy, text, fontsize=8, va="center_baseline", wrap=True)
     _finish(ax, patches, colors)
 
 
-def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress: bool = True) -> dict:
+def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress: bool = True,
+         letters: str | None = None) -> dict:
     """Write the book of a verified certificate (or of the subtree ``at`` reaches) to ``out`` (.pdf);
-    ``progress``: a bar of the pages on stderr when it is a terminal."""
+    ``progress``: a bar of the pages on stderr when it is a terminal; ``letters``: pegs and titles
+    show them (one per colour, as ``play --letters``)."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.backends.backend_pdf import PdfPages
 
     from .files import write_output
-    from .render import _game_text, _walk
+    from .render import _game_text, _Look, _walk
 
     game = cert["game"]
     pegs = game["pegs"]
+    look = _Look(letters[:game["colors"]] if letters else None)
+    name = look.name
     everyone = verify.codes(pegs, game["colors"], game["repetition"])
     start_dict, reaching, prefix = _walk(cert, at, everyone)
     start = _replay(start_dict, reaching)
@@ -233,29 +241,30 @@ def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress:
         first_page[id(kid)] = page_no
         page_no += len(pages)
 
-    name = shown(cert["strategy"]["name"], 60)
+    strategy = shown(cert["strategy"]["name"], 60)
     where = f", subtree at {'/'.join(at)}" if at else ""
-    footer_base = f"{name} on {_game_text(game)}{where}: verified certificate"
+    shown_as = f" ({' '.join(look.letters)})" if look.letters else ""
+    footer_base = f"{strategy} on {_game_text(game)}{shown_as}{where}: verified certificate"
     buf = io.BytesIO()
     rc = {"pdf.fonttype": 42, "font.family": "DejaVu Sans", "pdf.compression": 6}
     with matplotlib.rc_context(rc), PdfPages(buf, metadata={"CreationDate": None, "ModDate": None,
                                                             "Creator": None, "Producer": None}) as pdf:
         r = report.replayed
-        title = f"{name} on {_game_text(game)}{where}"
+        title = f"{strategy} on {_game_text(game)}{shown_as}{where}"
         sub = (f"verified: {r['secrets']} secrets, every one found in at most {r['max_guesses']} guesses, "
                f"{r['total_guesses']} in all; the start guess and its replies")
         fig, ax = _page(title, sub, f"{footer_base} \u2014 page 1 of {total}")
         patches, colors = [], []
         y = TOP
         if prefix:
-            ax.text(MARGIN, y, "after " + _path_title(prefix, "").rstrip(), fontsize=8, color="#444444")
+            ax.text(MARGIN, y, "after " + _path_title(prefix, "", name).rstrip(), fontsize=8, color="#444444")
             y += LINE
-        _line(ax, patches, colors, start, y, 0, pegs)
+        _line(ax, patches, colors, start, y, 0, pegs, look)
         for kid in start.kids:
             y += LINE
-            _line(ax, patches, colors, kid, y, 0, pegs, page_ref=first_page.get(id(kid)))
+            _line(ax, patches, colors, kid, y, 0, pegs, look, page_ref=first_page.get(id(kid)))
         _finish(ax, patches, colors)
-        _legend(ax, y + 0.6, pegs, verify.ALPHABET)
+        _legend(ax, y + 0.6, pegs, verify.ALPHABET, look)
         pdf.savefig(fig)
 
         from .progress import Progress
@@ -264,15 +273,15 @@ def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress:
         page_no = 2
         for kid, pages, step in sections:
             steps = list(prefix) + [(start.guess, kid.key)]
-            head = _path_title(steps, kid.guess)
+            head = _path_title(steps, kid.guess, name)
             for i, lines in enumerate(pages, 1):
                 part = f" (part {i} of {len(pages)})" if len(pages) > 1 else ""
-                sub = (f"{_plural(kid.count, 'secret')} reach {kid.guess}; with it they need at most "
+                sub = (f"{_plural(kid.count, 'secret')} reach {name(kid.guess)}; with it they need at most "
                        f"{_plural(kid.height, 'guess', 'guesses')}{part}")
                 fig, ax = _page(head, sub, f"{footer_base} \u2014 page {page_no} of {total}")
                 patches, colors = [], []
                 for j, (node, grey) in enumerate(lines):
-                    _line(ax, patches, colors, node, TOP + j * step, kid.depth, pegs, grey=grey)
+                    _line(ax, patches, colors, node, TOP + j * step, kid.depth, pegs, look, grey=grey)
                 _finish(ax, patches, colors)
                 pdf.savefig(fig)
                 page_no += 1

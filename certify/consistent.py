@@ -14,6 +14,7 @@ import numpy as np
 
 from .errors import CertifyError
 from .game import Game
+from .letters import Names
 from .text import shown
 
 #: Up to this many consistent secrets are listed without --list.
@@ -30,16 +31,16 @@ _DIGITS = 6
 
 
 def parse_feedback(text: str, pegs: int) -> tuple[int, int]:
-    """(black, white) from ``B,W``, ``B W`` or ``BW`` (the last only below 10 pegs).
+    """(black, white) from ``2,1``, ``2 1`` or ``21`` (the last only below 10 pegs).
 
     Raises CertifyError for text that is not an answer or an answer no code can give
     (more than ``pegs`` pegs in all, or ``pegs-1`` black with 1 white).
     """
     m = _PAIR.fullmatch(text) or (_TWO.fullmatch(text) if pegs < 10 else None)
     if not m:
-        form = "B,W, B W or BW" if pegs < 10 else "B,W or B W"
-        raise CertifyError(f"{shown(text.strip(), 40)!r} is not an answer: write {form} "
-                           f"(B black pegs, W white pegs)")
+        form = "2,1, 2 1 or 21" if pegs < 10 else "2,1 or 2 1"
+        raise CertifyError(f"{shown(text.strip(), 40)!r} is not an answer: write black,white as two "
+                           f"numbers ({form}: black pegs, then white pegs)")
     if max(len(m.group(1)), len(m.group(2))) > _DIGITS:
         raise CertifyError(f"{shown(text.strip(), 40)!r} is impossible: more pegs scored than the code "
                            f"has ({pegs})")
@@ -53,12 +54,15 @@ def parse_feedback(text: str, pegs: int) -> tuple[int, int]:
     return black, white
 
 
-def parse_clue(game: Game, text: str) -> tuple[int, int]:
-    """An answer from ``GUESS=B,W``; CertifyError naming the clue when malformed."""
+def parse_clue(game: Game, text: str, names: Names | None = None) -> tuple[int, int]:
+    """An answer from ``GUESS=black,white`` (the guess in ``names``' letters when it has some);
+    CertifyError naming the clue when malformed."""
     guess, sep, fb = text.partition("=")
     try:
         if not sep:
-            raise CertifyError("expected GUESS=B,W")
+            raise CertifyError("expected GUESS=black,white (e.g. 0011=2,1)")
+        if names:
+            guess = names.read(guess, game.pegs, game.repetition, str(game))
         index = game.parse(guess.strip())
         black, white = parse_feedback(fb, game.pegs)
     except CertifyError as e:
@@ -116,19 +120,24 @@ def minimal_conflict(game: Game, answers) -> list[int]:
             return []  # the first pass found no contradiction: the answers are consistent
 
 
-def answer_text(game: Game, answer) -> str:
+def answer_text(game: Game, answer, names: Names | None = None) -> str:
     b, w = game.decode(answer[1])
-    return f"{game.text(answer[0])}={b},{w}"
+    code = game.text(answer[0])
+    return f"{names.name(code) if names else code}={b},{w}"
 
 
 def _rows(codes: list[str], per_row: int = 10) -> list[str]:
     return ["  " + " ".join(codes[i:i + per_row]) for i in range(0, len(codes), per_row)]
 
 
-def report(game: Game, clues, list_all: bool = False) -> tuple[int, list[str], dict]:
-    """``certify consistent``: (exit status, text lines, JSON document) for the clues."""
+def report(game: Game, clues, list_all: bool = False,
+           letters: str | None = None) -> tuple[int, list[str], dict]:
+    """``certify consistent``: (exit status, text lines, JSON document) for the clues. With
+    ``letters`` the guesses are typed and the text shows codes in them; the document keeps the
+    game's own codes and says which letters stand for them."""
     game.check_size()  # before the clues, so a huge game is named as such
-    answers = [parse_clue(game, c) for c in clues]
+    names = Names(letters, game.colors)
+    answers = [parse_clue(game, c, names) for c in clues]
     found = consistent(game, answers)
     n = len(found)
     listed = list_all or n <= LIST_LIMIT
@@ -140,6 +149,8 @@ def report(game: Game, clues, list_all: bool = False) -> tuple[int, list[str], d
         "secrets": game.texts(found) if listed else None,
         "conflict": None,
     }
+    if names:
+        doc["letters"] = names.letters
     given = f"{len(answers)} answer{'s' if len(answers) != 1 else ''}"
     if n == 0:
         conflict = minimal_conflict(game, answers)
@@ -149,11 +160,11 @@ def report(game: Game, clues, list_all: bool = False) -> tuple[int, list[str], d
             lines.append("this answer alone is impossible (no code of the game gives it):")
         else:
             lines.append("these answers contradict each other (drop any one of them and some secret fits):")
-        lines.append("  " + " ".join(answer_text(game, answers[i]) for i in conflict))
+        lines.append("  " + " ".join(answer_text(game, answers[i], names) for i in conflict))
         return 1, lines, doc
     lines = [f"{n} secret{'s' if n != 1 else ''} of {game} "
              f"{'are' if n != 1 else 'is'} consistent with the {given}"
              + (":" if listed else " (--list shows them)")]
     if listed:
-        lines += _rows(doc["secrets"])
+        lines += _rows(names.names(doc["secrets"]))
     return 0, lines, doc

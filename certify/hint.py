@@ -6,6 +6,8 @@ secrets give each answer) and its score under the strategy's rule. ``table`` is 
 the papers work through by hand: for every code (or every candidate), the class sizes per answer
 and the weight, i.e. the largest class; the codes of least weight are marked. ``up_to_symmetry`` keeps
 one row per class of codes alike under the game's symmetries (see :func:`classes`).
+With ``letters`` (one per colour, as ``play --letters``) the documents keep the game's own codes and
+name the letters under "letters"; the text and CSV show every code in them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 from .consistent import answer_text, consistent, minimal_conflict
 from .errors import CertifyError
 from .game import Game
+from .letters import Names
 from .strategies.partition import partition_counts
 
 __all__ = ["HINT_VERSION", "TABLE_VERSION", "TABLE_PAIRS", "SYMMETRY_WORK", "TIES", "feedback_keys",
@@ -56,10 +59,11 @@ def _key(game: Game, fb: int) -> str:
     return f"{b},{w}"
 
 
-def _check_consistent(game: Game, answers, candidates) -> None:
+def _check_consistent(game: Game, answers, candidates, letters: str | None = None) -> None:
     if not len(candidates):
         conflict = minimal_conflict(game, answers)
-        shown = " ".join(answer_text(game, answers[i]) for i in conflict)
+        names = Names(letters, game.colors)
+        shown = " ".join(answer_text(game, answers[i], names) for i in conflict)
         raise CertifyError(f"no secret of {game} gives all these answers; these contradict each "
                            f"other: {shown}")
 
@@ -110,12 +114,13 @@ def _score(game: Game, strategy_id: str, counts: np.ndarray, n: int) -> dict | N
     return {"name": name, "value": value, "order": order}
 
 
-def hint(game: Game, answers, strategy_id: str = "knuth", cert: dict | None = None) -> dict:
+def hint(game: Game, answers, strategy_id: str = "knuth", cert: dict | None = None,
+         letters: str | None = None) -> dict:
     """The next guess after ``answers`` [(guess index, encoded feedback)], with the candidates and
     the guess's partition of them. JSON-ready; CertifyError when the answers contradict."""
     game.check_size()
     candidates = consistent(game, answers)
-    _check_consistent(game, answers, candidates)
+    _check_consistent(game, answers, candidates, letters)
     source, left_at = "strategy", None
     guess = None
     if cert is not None:
@@ -136,6 +141,7 @@ def hint(game: Game, answers, strategy_id: str = "knuth", cert: dict | None = No
     return {
         "hint_version": HINT_VERSION,
         "game": game.to_json(),
+        **({"letters": letters[:game.colors]} if letters else {}),
         "answers": [{"guess": game.text(g), "black": game.decode(f)[0], "white": game.decode(f)[1]}
                     for g, f in answers],
         "candidates": n,
@@ -154,18 +160,19 @@ def hint_lines(doc: dict) -> list[str]:
     from .text import shown
 
     game = Game(**doc["game"])
+    names = Names(doc.get("letters"), game.colors)
     n = doc["candidates"]
     rows = len(doc["answers"])
     lines = [f"{game}, after {rows} row{'s' if rows != 1 else ''}: "
              f"{n} candidate{'s' if n != 1 else ''} left"
-             + (": " + " ".join(doc["secrets"]) if doc["secrets"] is not None else "")]
+             + (": " + " ".join(names.names(doc["secrets"])) if doc["secrets"] is not None else "")]
     who = (f"the certificate ({shown(doc['strategy'], 60)}) plays" if doc["source"] == "certificate"
            else f"{doc['strategy']} would play")
     if doc["left_certificate_at_row"]:
         lines.append(f"(the rows leave the certificate's game at row {doc['left_certificate_at_row']}: "
                      f"{doc['strategy']}'s choice instead)")
     mark = "a candidate" if doc["guess_is_candidate"] else "not a candidate: it cannot be the secret"
-    lines.append(f"{who} {doc['guess']} ({mark})")
+    lines.append(f"{who} {names.name(doc['guess'])} ({mark})")
     parts = doc["partition"]
     lines.append(f"it splits the {n} candidate{'s' if n != 1 else ''} into {len(parts)} "
                  f"class{'es' if len(parts) != 1 else ''} by answer:")
@@ -205,14 +212,14 @@ def classes(game: Game, candidates: np.ndarray) -> np.ndarray:
 
 
 def table(game: Game, answers, candidates_only: bool = False, sort: str = "code",
-          top: int | None = None, up_to_symmetry: bool = False) -> dict:
+          top: int | None = None, up_to_symmetry: bool = False, letters: str | None = None) -> dict:
     """The weight table after ``answers``: one row per code (or candidate), the candidates' class
     sizes per answer, the weight (largest class), and marks for least weight and candidates.
     ``up_to_symmetry``: one row per class of alike codes (:func:`classes`), its lowest code
     standing for it, with how many codes it stands for."""
     game.check_size()
     candidates = consistent(game, answers)
-    _check_consistent(game, answers, candidates)
+    _check_consistent(game, answers, candidates, letters)
     codes = candidates if candidates_only else np.arange(game.size, dtype=np.int64)
     n_codes = len(codes)
     members = None
@@ -247,6 +254,7 @@ def table(game: Game, answers, candidates_only: bool = False, sort: str = "code"
         for row, i in zip(rows, order.tolist()):
             row["codes"] = int(members[i])
     return {"table_version": TABLE_VERSION, "game": game.to_json(),
+            **({"letters": letters[:game.colors]} if letters else {}),
             "answers": [{"guess": game.text(g), "black": game.decode(f)[0], "white": game.decode(f)[1]}
                         for g, f in answers],
             "candidates": len(candidates), "codes": n_codes, "least_weight": least,
@@ -267,13 +275,16 @@ def table_lines(doc: dict) -> list[str]:
         counted += f", least weight first (ties: {doc['ties']})"
     head = [f"weight table of {game} after {rows} row{'s' if rows != 1 else ''}: "
             f"{doc['candidates']} candidate{'s' if doc['candidates'] != 1 else ''}; {counted}",
-            "columns: how many candidates give each answer B,W; weight = largest class; "
+            "columns: how many candidates give each answer black,white; weight = largest class; "
             f"* = least weight ({doc['least_weight']})"]
     if grouped:
         head.append("one row per class of codes alike up to symmetry (pegs and colours permuted, the "
                     f"candidates kept: same row), shown by its lowest code; codes = how many {what}s")
     names = ["code"] + (["codes"] if grouped else []) + doc["feedbacks"] + ["weight", "least", "candidate"]
-    body = [[r["code"]] + ([str(r["codes"])] if grouped else []) + [str(r["classes"][k]) for k in doc["feedbacks"]]
+    look = Names(doc.get("letters"), game.colors)
+    if look:
+        head.append(f"codes written in the letters {look.colours()}")
+    body = [[look.name(r["code"])] + ([str(r["codes"])] if grouped else []) + [str(r["classes"][k]) for k in doc["feedbacks"]]
             + [str(r["weight"]), "*" if r["least"] else "", "yes" if r["candidate"] else "no"]
             for r in doc["rows"]]
     widths = [max(len(line[i]) for line in [names] + body) for i in range(len(names))]
@@ -289,8 +300,9 @@ def table_csv(doc: dict) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     grouped = doc.get("up_to_symmetry")
+    names = Names(doc.get("letters"), doc["game"]["colors"])
     writer.writerow(["code"] + (["codes"] if grouped else []) + doc["feedbacks"] + ["weight", "least", "candidate"])
     for r in doc["rows"]:
-        writer.writerow([r["code"]] + ([r["codes"]] if grouped else []) + [r["classes"][k] for k in doc["feedbacks"]]
+        writer.writerow([names.name(r["code"])] + ([r["codes"]] if grouped else []) + [r["classes"][k] for k in doc["feedbacks"]]
                         + [r["weight"], int(r["least"]), int(r["candidate"])])
     return buf.getvalue()

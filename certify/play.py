@@ -1,6 +1,7 @@
 """Play Mastermind: against a certificate, as the codebreaker against the computer, or watch.
 
-``play_tree``: you keep a secret, the (verified) certificate's tree guesses, you answer B,W;
+``play_tree``: you keep a secret, the (verified) certificate's tree guesses, you answer
+black,white (numbers only, so that no letter of the notation reads as a colour);
 ``u`` takes an answer back, ``?`` helps, ``q`` quits; answers that no secret satisfies together
 are caught, the contradicting ones shown, and given your secret the wrong answer is named.
 ``codemaker``: the computer keeps a secret and scores your guesses (``?``: how many secrets are
@@ -19,6 +20,7 @@ from . import verify
 from .consistent import consistent, minimal_conflict, parse_feedback
 from .errors import CertifyError
 from .game import ALPHABET, Game
+from .letters import ANSWER, ANSWER_MEANS, Names, parse_letters
 from .report import game_text
 from .text import shown
 
@@ -35,9 +37,9 @@ COMPARE_MAX = 40_000
 MAX_GAMES = 1_000_000
 
 __all__ = ["SHOW", "ROWS", "LINE_MAX", "Console", "check_code", "secret_for", "strategy_guesses",
-           "play_tree", "codemaker", "auto"]
+           "play_tree", "codemaker", "auto", "parse_letters"]
 
-HOW = "B = pegs of the right colour in the right place, W = right colour in the wrong place"
+HOW = ANSWER_MEANS
 
 
 class _Quit(Exception):
@@ -68,6 +70,7 @@ class Console:
         self.terminal = _isatty(out)
         self.colour = (self.terminal and not os.environ.get("NO_COLOR")) if colour is None else colour
         self.letters = letters
+        self.names = Names(letters, len(letters) if letters else len(ALPHABET))
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -98,9 +101,7 @@ class Console:
 
     def name(self, code: str) -> str:
         """A code as the person writes it: digits, or letters with --letters."""
-        if not self.letters:
-            return code
-        return "".join(self.letters[ALPHABET.index(ch)] for ch in code)
+        return self.names.name(code)
 
     def code(self, code: str) -> str:
         """A code as shown: its name, after a row of pegs in the pictures' colours on a terminal."""
@@ -122,35 +123,14 @@ class Console:
 
     def read_code(self, text: str, game: Game) -> str:
         """The code typed (digits, or --letters), in the game's digits; CertifyError if it is none."""
-        if self.letters:
-            typed = text.strip()
-            upper = self.letters.upper()
-            digits = []
-            for ch in "".join(typed.split()):  # "R G B Y" as "RGBY"
-                k = upper.find(ch.upper()) if ch.isascii() and ch.isalnum() else -1
-                if not 0 <= k < game.colors:
-                    raise CertifyError(f"{shown(typed, 40)!r}: colour {shown(ch)!r} is not one of "
-                                       f"{' '.join(self.letters[:game.colors])}")
-                digits.append(ALPHABET[k])
-            return check_code("".join(digits), game, shown_as=typed)
+        if self.letters:  # "R G B Y" as "RGBY"; the checks name the code as typed
+            return check_code(Names(self.letters, game.colors).read(text, game.pegs, game.repetition, str(game)),
+                              game, shown_as=text.strip())
         return check_code(text, game)
 
     def palette(self, game: Game) -> str:
         colours = [self.name(ALPHABET[k]) for k in range(game.colors)]
         return f"{colours[0]}..{colours[-1]}" if not self.letters else " ".join(colours)
-
-
-def parse_letters(text: str, colors: int) -> str:
-    """``--letters RGBYOP``: one distinct ASCII letter or digit per colour (letters past the game's
-    colours are dropped, so that they take no colour from render.palette)."""
-    letters = text.strip()
-    if not letters.isascii() or not letters.isalnum():
-        raise CertifyError(f"--letters {shown(letters, 40)!r}: use ASCII letters or digits")
-    if len(set(letters.upper())) != len(letters):
-        raise CertifyError(f"--letters {letters}: a letter is repeated")
-    if len(letters) < colors:
-        raise CertifyError(f"--letters {letters}: {len(letters)} letters for {colors} colours")
-    return letters[:colors]
 
 
 def _colours(game: Game, con: Console) -> str:
@@ -160,8 +140,8 @@ def _colours(game: Game, con: Console) -> str:
 
 # -- the certificate guesses -------------------------------------------------------------
 
-TREE_HELP = ("answer each guess with B,W (or B W, or BW); u takes the last answer back; q quits; "
-             "? shows this help")
+TREE_HELP = (f"answer each guess with {ANSWER}, two numbers (2,1 or 2 1 or 21); u takes the last "
+             "answer back; q quits; ? shows this help")
 
 
 def play_tree(cert: dict, inp, out, colour: bool | None = None, letters: str | None = None) -> int:
@@ -176,7 +156,7 @@ def play_tree(cert: dict, inp, out, colour: bool | None = None, letters: str | N
     say = con.say
     say(f"{shown(cert['strategy']['name'], 80)} on {game_text(g)}: verified, finds any secret in at most "
         f"{_plural(cert['claims']['max_guesses'], 'guess', 'guesses')}.")
-    say(f"Think of a secret ({_colours(game, con)}) and answer each guess with B,W:")
+    say(f"Think of a secret ({_colours(game, con)}) and answer each guess with {ANSWER}:")
     say(f"{HOW}. Type ? for help.")
     nodes = [cert["tree"]]
     answers: list[tuple[int, int]] = []
@@ -212,7 +192,7 @@ def play_tree(cert: dict, inp, out, colour: bool | None = None, letters: str | N
             say(left)
             child = nodes[-1].get("next", {}).get(f"{black},{white}")
             if child is None:  # a verified tree has a branch for every answer some secret gives
-                say(f"The certificate has no branch for {black},{white} after {guess}.")
+                say(f"The certificate has no branch for {black},{white} after {con.name(guess)}.")
                 return 1
             nodes.append(child)
             stages.append(candidates)
@@ -353,7 +333,7 @@ def codemaker(game: Game, inp, out, seed=None, rows: int = ROWS, colour: bool | 
     say = con.say
     secret = secret_for(game, seed)
     say(f"I have picked a secret ({_colours(game, con)}). You have {_plural(rows, 'guess', 'guesses')}.")
-    say(f"Each guess is scored B,W: {HOW}. Type ? for help.")
+    say(f"Each guess is scored {ANSWER}: {HOW}. Type ? for help.")
     scored: list[tuple[str, tuple[int, int]]] = []
     try:
         for n in range(1, rows + 1):

@@ -148,15 +148,9 @@ class _Look:
         """A code typed in letters (with --letters, as ``play`` reads them) in the game's digits."""
         if not self.letters:
             return text
-        upper = self.letters.upper()
-        out = []
-        for ch in text:
-            k = upper.find(ch.upper()) if ch.isascii() and ch.isalnum() else -1
-            if k < 0:
-                raise CertifyError(f"secret {shown(text, 40)!r}: {shown(ch)!r} is not one of the --letters "
-                                   f"{' '.join(self.letters)}")
-            out.append(verify.ALPHABET[k])
-        return "".join(out)
+        from .letters import Names
+
+        return Names(self.letters, len(self.letters)).read(text, game="the game")
 
 
 _PLAIN = _Look()

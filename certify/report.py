@@ -86,17 +86,24 @@ def bounds(strategy: dict, game: dict) -> dict:
     return out
 
 
-def explain_secret(cert: dict, secret: str) -> tuple[list[str], list[dict]]:
-    """The game ``secret`` plays through a (verified) certificate: text lines and JSON steps."""
+def explain_secret(cert: dict, secret: str, letters: str | None = None) -> tuple[list[str], list[dict]]:
+    """The game ``secret`` plays through a (verified) certificate: text lines and JSON steps.
+    ``letters`` (one per colour, as ``play --letters``): the secret is typed and the lines show
+    codes in them; the steps keep the game's own codes."""
     from .errors import CertifyError
+    from .letters import Names
 
     game = cert["game"]
     pegs, colors, repetition = game["pegs"], game["colors"], game["repetition"]
+    names = Names(letters, colors)
+    name = names.name
     candidates = verify.codes(pegs, colors, repetition)
+    if names:
+        secret = names.read(secret, pegs, repetition, f"the game ({game_text(game)})")
     secret = "".join(secret.split()).lower()  # "3 1 3 2" as "3132", as answers take "2, 0"
     if secret not in set(candidates):
         raise CertifyError(f"{secret!r} is not a code of the game ({game_text(game)})")
-    lines = [f"secret {secret}, strategy {shown(cert['strategy']['name'], 80)} on {game_text(game)}"]
+    lines = [f"secret {name(secret)}, strategy {shown(cert['strategy']['name'], 80)} on {game_text(game)}"]
     steps = []
     node = cert["tree"]
     n = 0
@@ -109,9 +116,9 @@ def explain_secret(cert: dict, secret: str) -> tuple[list[str], list[dict]]:
         steps.append({"guess": guess, "black": b, "white": w, "candidates_left": len(candidates),
                       "candidate": candidate})
         if (b, w) == (pegs, 0):
-            lines.append(f"{n:>3}. {guess}  {b},{w}  found {secret} in {n} guess{'es' if n > 1 else ''}")
+            lines.append(f"{n:>3}. {name(guess)}  {b},{w}  found {name(secret)} in {n} guess{'es' if n > 1 else ''}")
             return lines, steps
         left = f"{len(candidates)} candidate{'s' if len(candidates) != 1 else ''} left"
-        mark = "" if candidate else f"  ({guess} was not a candidate: it could not be the secret)"
-        lines.append(f"{n:>3}. {guess}  {b},{w}  {left}{mark}")
+        mark = "" if candidate else f"  ({name(guess)} was not a candidate: it could not be the secret)"
+        lines.append(f"{n:>3}. {name(guess)}  {b},{w}  {left}{mark}")
         node = node["next"][f"{b},{w}"]

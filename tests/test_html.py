@@ -207,7 +207,9 @@ def test_play_catches_a_contradiction(driver, page, cert, shots):
     click_reply(driver, first)
     click_reply(driver, impossible)
     status = driver.find_element(By.ID, "playstatus").text
-    assert "Contradiction" in status and impossible in status
+    b, w = impossible.split(",")
+    assert "Contradiction" in status and f"{b} black, {w} white" in status
+    assert f"to {root['next'][first]['guess']}," in status
     assert not driver.find_elements(By.CSS_SELECTOR, "#replies button")  # the game is over
     driver.save_screenshot(str(shots / "5-play-contradiction.png"))
     driver.find_element(By.ID, "undo").click()  # and can be undone

@@ -433,7 +433,7 @@ def test_consistent_with_a_win_names_the_one_secret():
 @pytest.mark.parametrize("clue,message", [
     ("0011=5,0", "5,0 is impossible"),
     ("0011=3,1", "3,1 is impossible"),
-    ("0011", "expected GUESS=B,W"),
+    ("0011", "expected GUESS=black,white"),
     ("00x1=1,0", "colour 'x' is not one of 0..5"),
     ("001=1,0", "it needs 4 pegs"),
     ("0011=a,b", "is not an answer"),

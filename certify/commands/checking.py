@@ -287,12 +287,17 @@ def cmd_explain(args) -> int:
     from ..report import explain_secret, figures
 
     report, cert = load_verified(args.file, quiet=args.quiet)
-    lines, steps = explain_secret(cert, args.secret)
+    letters = None
+    if args.letters:
+        from ..letters import parse_letters
+
+        letters = parse_letters(args.letters, cert["game"]["colors"])
+    lines, steps = explain_secret(cert, args.secret, letters)
     if args.json:
         # The certificate's figures beside the secret's game, under the shared keys.
         print_json({"file": args.file, "game": report.game, "strategy": report.strategy,
                     **figures(report.replayed), "secret": steps[-1]["guess"], "guesses": len(steps),
-                    "steps": steps}, "explain")
+                    "steps": steps, **({"letters": letters} if letters else {})}, "explain")
     else:
         print("\n".join(lines))
     return EXIT_OK
@@ -380,6 +385,9 @@ def register(sub) -> None:
     p = sub.add_parser("explain", help="the game one secret plays through a certificate")
     p.add_argument("file", metavar="FILE", help="a strategy certificate (.json or .json.gz)")
     p.add_argument("secret", metavar="SECRET", help="the secret whose game is shown, e.g. 3132")
+    p.add_argument("--letters", metavar="RGBYOP",
+                   help="type and show colours as these letters, one per colour (as play --letters; "
+                        "--json keeps the game's digits)")
     p.add_argument("--json", action="store_true", help="machine-readable steps (explain_version 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_explain)

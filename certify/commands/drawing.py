@@ -41,7 +41,7 @@ def _letters(args, cert: dict) -> str | None:
     """--letters checked against the certificate's colours, as ``play`` checks them."""
     if not args.letters:
         return None
-    from ..play import parse_letters
+    from ..letters import parse_letters
 
     return parse_letters(args.letters, cert["game"]["colors"])
 
@@ -52,19 +52,23 @@ def _book(args) -> int:
     from ..files import check_output, format_from_extension
 
     format_from_extension(args.output, {".pdf": "pdf"}, "book")
-    if args.depth or args.secret or args.layout is not None or args.force or args.letters:
-        raise CertifyError("--book prints the whole tree: --depth, --secret, --layout, --force and "
-                           "--letters do not apply")
+    if args.depth or args.secret or args.layout is not None or args.force:
+        raise CertifyError("--book prints the whole tree: --depth, --secret, --layout and --force do not apply")
     at = render.parse_at(args.at)
     check_output(args.output, inputs=[args.file])
     report, cert = load_verified(args.file, quiet=args.quiet)
     from .. import book
 
-    info = book.book(cert, report, args.output, at=at, inputs=[args.file], progress=not args.quiet)
+    letters = _letters(args, cert)
+    info = book.book(cert, report, args.output, at=at, inputs=[args.file], progress=not args.quiet,
+                     letters=letters)
     if args.json:
         print_json(info, "book")
     else:
-        print(f"wrote {args.output}: {info['pages']} A4 pages, {info['subtrees']} subtrees after {info['start']}")
+        from ..letters import Names
+
+        start = Names(letters, cert["game"]["colors"]).name(info["start"])
+        print(f"wrote {args.output}: {info['pages']} A4 pages, {info['subtrees']} subtrees after {start}")
     return EXIT_OK
 
 
@@ -120,7 +124,7 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true", help="draw with --layout dot even an unreadable strip")
     p.add_argument("--letters", metavar="RGBYOP",
                    help="show colours as these letters, one per colour, drawn in the colours they name "
-                        "(as play --letters; --secret is then typed in them)")
+                        "(as play --letters; --secret is then typed in them; --book shows them too)")
     p.add_argument("--book", action="store_true",
                    help="the whole tree on A4 pages (.pdf): the start guess first, then each subtree")
     p.add_argument("--json", action="store_true", help="machine-readable summary")

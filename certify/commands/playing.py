@@ -11,6 +11,7 @@ def cmd_play(args) -> int:
     from .. import play
     from ..errors import CertifyError
     from ..game import Game
+    from ..letters import parse_letters
 
     # Bytes that are not text (or a terminal that cannot show ●) are a mistake to answer, not a crash.
     for stream in (sys.stdin, sys.stdout):
@@ -25,7 +26,7 @@ def cmd_play(args) -> int:
             raise CertifyError("give either a certificate FILE or --codemaker, not both")
         _only(args, "--codemaker", ("secret", "games"))
         game = Game(args.pegs or 4, args.colors or 6, not args.no_repetition)
-        letters = play.parse_letters(args.letters, game.colors) if args.letters else None
+        letters = parse_letters(args.letters, game.colors) if args.letters else None
         return play.codemaker(game, sys.stdin, sys.stdout, seed=args.seed, rows=args.rows or play.ROWS,
                               letters=letters, strategy=args.strategy or "knuth")
     if not args.file:
@@ -40,7 +41,7 @@ def cmd_play(args) -> int:
     else:
         _only(args, "a game against FILE", ("seed", "rows", "strategy", "secret", "games"))
     _, cert = load_verified(args.file, quiet=args.quiet)
-    letters = play.parse_letters(args.letters, cert["game"]["colors"]) if args.letters else None
+    letters = parse_letters(args.letters, cert["game"]["colors"]) if args.letters else None
     if args.auto:
         play.auto(cert, sys.stdout, secret=args.secret, games=args.games, seed=args.seed, letters=letters)
         return 0
@@ -63,8 +64,11 @@ def _only(args, mode: str, names) -> None:
 
 def cmd_consistent(args) -> int:
     from ..consistent import report
+    from ..letters import parse_letters
 
-    status, lines, doc = report(game_of(args), args.answers, args.list)
+    game = game_of(args)
+    letters = parse_letters(args.letters, game.colors) if args.letters else None
+    status, lines, doc = report(game, args.answers, args.list, letters)
     if args.json:
         print_json(doc, "consistent")
     else:
@@ -77,6 +81,7 @@ def cmd_hint(args) -> int:
     from ..consistent import parse_clue
     from ..errors import CertifyError
     from ..game import Game
+    from ..letters import Names, parse_letters
 
     cert = None
     if args.certificate:
@@ -94,7 +99,8 @@ def cmd_hint(args) -> int:
         game = Game(4 if args.pegs is None else args.pegs, 6 if args.colors is None else args.colors,
                     not args.no_repetition)
     game.check_size()
-    answers = [parse_clue(game, c) for c in args.answers]
+    letters = parse_letters(args.letters, game.colors) if args.letters else None
+    answers = [parse_clue(game, c, Names(letters, game.colors)) for c in args.answers]
     table_only = [name for name, on in (("--candidates-only", args.candidates_only),
                                         ("--sort", args.sort), ("--top", args.top), ("--csv", args.csv),
                                         ("--up-to-symmetry", args.up_to_symmetry))
@@ -103,7 +109,7 @@ def cmd_hint(args) -> int:
         if args.json and args.csv:
             raise CertifyError("give either --json or --csv, not both")
         doc = hint.table(game, answers, args.candidates_only, args.sort or "code", args.top,
-                         args.up_to_symmetry)
+                         args.up_to_symmetry, letters)
         if args.json:
             print_json(doc)
         elif args.csv:
@@ -113,12 +119,16 @@ def cmd_hint(args) -> int:
         return 0
     if table_only:
         raise CertifyError(f"{', '.join(table_only)} go{'es' if len(table_only) == 1 else ''} with --table")
-    doc = hint.hint(game, answers, args.strategy or "knuth", cert)
+    doc = hint.hint(game, answers, args.strategy or "knuth", cert, letters)
     if args.json:
         print_json(doc)
     else:
         print("\n".join(hint.hint_lines(doc)))
     return 0
+
+
+#: --letters, as play, consistent and hint take it.
+LETTERS_HELP = "type and show colours as these letters, one per colour (e.g. RGBY for 0123)"
 
 
 def register(sub) -> None:
@@ -137,20 +147,23 @@ def register(sub) -> None:
     p.add_argument("--seed", type=whole, help="codemaker, auto: seed of the random secret(s)")
     p.add_argument("--secret", metavar="CODE", help="auto: the secret to play against")
     p.add_argument("--games", type=positive, metavar="N", help="auto: play N random games, show the guesses needed")
-    p.add_argument("--letters", metavar="RGBYOP", help="type and show colours as these letters (one per colour)")
+    p.add_argument("--letters", metavar="RGBYOP", help=LETTERS_HELP)
     add_quiet(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("consistent", help="the secrets consistent with answers GUESS=B,W")
+    p = sub.add_parser("consistent", help="the secrets consistent with answers GUESS=black,white")
     add_game_args(p)
-    p.add_argument("answers", nargs="*", metavar="GUESS=B,W", help="a guess and its answer")
+    p.add_argument("answers", nargs="*", metavar="GUESS=black,white",
+                   help="a guess and its answer, e.g. 0011=2,1 (2 black pegs, 1 white)")
+    p.add_argument("--letters", metavar="RGBYOP", help=LETTERS_HELP + "; --json keeps the game's digits")
     p.add_argument("--list", action="store_true", help="list the secrets however many there are")
     p.add_argument("--json", action="store_true", help="machine-readable (consistent_version 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_consistent)
 
     p = sub.add_parser("hint", help="what a strategy plays next after some rows, and why (--table: weight table)")
-    p.add_argument("answers", nargs="*", metavar="GUESS=B,W", help="the rows so far, in order")
+    p.add_argument("answers", nargs="*", metavar="GUESS=black,white",
+                   help="the rows so far, in order, e.g. 0011=2,1 (2 black pegs, 1 white)")
     p.add_argument("--pegs", type=whole, help="pegs per code (default 4, or the certificate's)")
     p.add_argument("--colors", "--colours", type=whole, help="number of colours (default 6)")
     p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
@@ -174,6 +187,8 @@ def register(sub) -> None:
                         "it stands for")
     p.add_argument("--top", type=positive, metavar="N", help="table: only the first N rows")
     p.add_argument("--csv", action="store_true", help="table as CSV")
+    p.add_argument("--letters", metavar="RGBYOP",
+                   help=LETTERS_HELP + " (the table and its CSV too; --json keeps the game's digits)")
     p.add_argument("--json", action="store_true", help="machine-readable")
     add_quiet(p)
     p.set_defaults(func=cmd_hint)

@@ -80,6 +80,24 @@
     for (i = 0; i < C; i++) w += Math.min(cg[i], cs[i]);
     return b + "," + w;
   }
+  // ---- names: with --letters every code is shown and typed in them, in every message -------
+  var NAMES = D.letters || A;  // what a colour is called on its peg and when typed
+  var NAMED = NAMES.slice(0, C).split("").join(" ");
+  function nameOf(code) {
+    var out = "";
+    for (var i = 0; i < code.length; i++) out += NAMES.charAt(A.indexOf(code.charAt(i)));
+    return out;
+  }
+  function codeOf(typed) {  // typed names to the game's digits ("?" for a character that is no colour)
+    var out = "", upper = NAMES.toUpperCase();
+    for (var i = 0; i < typed.length; i++) {
+      var k = upper.indexOf(typed.charAt(i).toUpperCase());
+      out += k >= 0 && k < C ? A.charAt(k) : "?";
+    }
+    return out;
+  }
+  function words(key) { var bw = key.split(","); return bw[0] + " black, " + bw[1] + " white"; }
+
   function checkCode(text) {
     if (text.length !== P) return "a secret has " + plural(P, "peg") + " (you typed " + text.length + ")";
     for (var i = 0; i < P; i++) {
@@ -112,7 +130,7 @@
   // ---- pegs ---------------------------------------------------------------------------
   function pegs(code, cls) {
     var box = el("span", "pegs " + (cls || ""));
-    box.title = code;
+    box.title = nameOf(code);
     for (var i = 0; i < code.length; i++) {
       var c = A.indexOf(code.charAt(i)), p = el("span", "peg", (D.letters || A).charAt(c));  // --letters
       p.style.backgroundColor = D.palette[c][0];
@@ -151,7 +169,7 @@
   else {
     check.className = "check bad";
     check.textContent = "This page's replay disagrees with the verifier" +
-      (problems.length ? " (no branch for " + problems.slice(0, 3).join(", ") + ")" : "");
+      (problems.length ? " (no branch for " + problems.slice(0, 3).map(nameOf).join(", ") + ")" : "");
   }
 
   var legend = document.getElementById("legendlist");
@@ -321,6 +339,7 @@
   }
 
   var status = document.getElementById("status"), search = document.getElementById("search");
+  if (D.letters) search.placeholder = "e.g. " + nameOf(CODES[Math.floor(CODES.length * 2 / 3)]);
   function say(box, text, kind) { box.textContent = text; box.className = "status " + (kind || ""); }
   function find(final) {
     var typed = search.value.trim(), text = D.letters ? codeOf(typed) : typed.toLowerCase();  // --letters: typed in them
@@ -383,8 +402,8 @@
     if (!cands.length) {
       play.over = true;
       drawPlay();
-      say(playStatus, "Contradiction: no secret gives all these replies (reply " + play.steps.length + ", " +
-          key + " to " + gs + ", cannot follow the earlier ones). Undo it or start again.", "error");
+      say(playStatus, "Contradiction: no secret gives all these replies (reply " + play.steps.length + " to " +
+          nameOf(gs) + ", " + words(key) + ", cannot follow the earlier ones). Undo it or start again.", "error");
       return;
     }
     if (key === WIN) {
@@ -392,14 +411,14 @@
       drawPlay();
       var ids = pathOf(gs);
       showPath(ids, ids.length);
-      say(playStatus, "Found your secret " + gs + " in " + plural(play.steps.length, "guess", "guesses") + ".", "ok");
+      say(playStatus, "Found your secret " + nameOf(gs) + " in " + plural(play.steps.length, "guess", "guesses") + ".", "ok");
       return;
     }
     var c = childByKey(play.node, key);
     if (c < 0) {
       play.over = true;
       drawPlay();
-      say(playStatus, "The tree has no branch " + key + " after " + gs + " although secrets give it.", "error");
+      say(playStatus, "The tree has no branch for " + words(key) + " after " + nameOf(gs) + " although secrets give it.", "error");
       return;
     }
     play.node = c; play.cands = cands;
@@ -422,21 +441,6 @@
   var cmBox = document.getElementById("codemaker"), board = document.getElementById("board");
   var cmStatus = document.getElementById("cmstatus"), cmType = document.getElementById("cmtype");
   var cmCurrent = document.getElementById("cmcurrent"), cmRows = document.getElementById("cmrows");
-  var NAMES = D.letters || A;  // what a colour is called on its peg and when typed
-  var NAMED = NAMES.slice(0, C).split("").join(" ");
-  function nameOf(code) {
-    var out = "";
-    for (var i = 0; i < code.length; i++) out += NAMES.charAt(A.indexOf(code.charAt(i)));
-    return out;
-  }
-  function codeOf(typed) {  // typed names to the game's digits ("?" for a character that is no colour)
-    var out = "", upper = NAMES.toUpperCase();
-    for (var i = 0; i < typed.length; i++) {
-      var k = upper.indexOf(typed.charAt(i).toUpperCase());
-      out += k >= 0 && k < C ? A.charAt(k) : "?";
-    }
-    return out;
-  }
   function randomIndex(n) {  // uniform in [0, n): crypto.getRandomValues, without modulo bias
     var buf = new Uint32Array(1), limit = Math.floor(4294967296 / n) * n;
     do { crypto.getRandomValues(buf); } while (buf[0] >= limit);
