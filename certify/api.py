@@ -79,10 +79,10 @@ def _frame(records: list[dict], as_frame, columns):
     return pandas.DataFrame.from_records(records, columns=list(columns))
 
 
-def _game(pegs, colors, no_repetition):
+def _game(pegs, colors, no_repetition, feedback="black-white"):
     from .game import Game
 
-    game = Game(pegs, colors, not no_repetition)
+    game = Game(pegs, colors, not no_repetition, feedback)
     game.check_size()
     return game
 
@@ -546,9 +546,10 @@ class Optimality:
 # -- functions ----------------------------------------------------------------------------------
 
 def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetition: bool = False,
-                      first: str | None = None, sequence=None) -> Certificate:
+                      first: str | None = None, sequence=None, feedback: str = "black-white") -> Certificate:
     """Expand a strategy (an id of ``certify strategies``) into its certificate, verified
-    (``certify build``). ``first`` overrides the opening guess; ``sequence`` is greenwell's."""
+    (``certify build``). ``first`` overrides the opening guess; ``sequence`` is greenwell's;
+    ``feedback="black-only"`` plays black-peg Mastermind."""
     from .certificate import dumps, make_certificate
     from .strategies import get_strategy
 
@@ -556,7 +557,7 @@ def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetiti
         raise CertifyError(f"a strategy is named by its id (e.g. 'knuth'), got {type(strategy).__name__}")
     if strategy == "optimal":
         raise CertifyError("'optimal' is the exact search: use build_optimal(pegs, colors)")
-    game = _game(pegs, colors, no_repetition)
+    game = _game(pegs, colors, no_repetition, feedback)
     cls = get_strategy(strategy)
     kwargs = {"first": first}
     if sequence is not None:
@@ -679,7 +680,7 @@ def _proof(result_proof: dict, kind: str, game, strategy: dict | None = None) ->
 
 
 def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str = "worst",
-          max_guesses: int | None = None) -> Bound:
+          max_guesses: int | None = None, feedback: str = "black-white") -> Bound:
     """Prove what every strategy needs (``certify bound``): ``kind='worst'``, the least worst case
     ("every strategy needs >= D guesses for some secret"); ``kind='total'``, the least total of
     guesses (among strategies within ``max_guesses``), with ``strategy``, a certificate meeting it.
@@ -691,7 +692,7 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
     if kind == "worst" and max_guesses is not None:
         raise CertifyError("max_guesses goes with kind='total' "
                            "(kind='worst' finds the least worst case itself)")
-    game = _game(pegs, colors, no_repetition)
+    game = _game(pegs, colors, no_repetition, feedback)
     _positive(max_guesses, "max_guesses")
     if kind == "worst":
         return _proof(exact.worst_case(game).proof, "worst-case", game)
@@ -700,7 +701,8 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
 
 
 def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
-                  max_guesses: int | None = None, objective: str = "total") -> tuple[Certificate, Bound]:
+                  max_guesses: int | None = None, objective: str = "total",
+                  feedback: str = "black-white") -> tuple[Certificate, Bound]:
     """A strategy of least total guesses (within ``max_guesses``) by exact search, and the proof
     that none does better (``certify build optimal``), both checked. ``objective``
     ``"total,max-count"`` (least total within max_guesses D, then fewest secrets needing D) or
@@ -715,7 +717,7 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
                            "(least worst case, then total: bound(kind='worst'), then max_guesses=D)")
     if orders[objective] and max_guesses is None:
         raise CertifyError(f"objective {objective!r} counts the secrets needing the maximum: give max_guesses")
-    game = _game(pegs, colors, no_repetition)
+    game = _game(pegs, colors, no_repetition, feedback)
     _positive(max_guesses, "max_guesses")
     try:
         result = exact.total(game, max_guesses, at_max=orders[objective] is not None,

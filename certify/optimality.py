@@ -71,7 +71,8 @@ def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progre
 
 
 def _label(game: dict) -> str:
-    return f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
+    return (f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
+            + (" black-only" if game.get("feedback") == "black-only" else ""))
 
 
 def compare(strategy: verify.Report, bound: verify_bound.Report) -> dict:

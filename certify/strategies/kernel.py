@@ -343,7 +343,8 @@ class Kernel:
         self.rows = np.stack([off + k * t.shape[1] for off, (t, k) in zip(offsets, tables)], axis=1)
         self.rows = self.rows.astype(np.int64)
         self.keys = self.keys.astype(np.int32)  # keys < 2**31: half the bytes to read per candidate
-        if self.rows.shape[1] < 3:  # the loop reads three groups at least: add an empty one
+        while self.rows.shape[1] < 3:  # the loop reads three groups at least: add empty ones (a
+            # black-only game may have a single group: no colour-count tables)
             zero = len(self.flat)
             self.flat = np.concatenate([self.flat, np.zeros(1, dtype=np.uint8)])
             self.rows = np.concatenate([self.rows, np.full((len(self.rows), 1), zero)], axis=1)
