@@ -37,6 +37,28 @@ class Why:
     def __init__(self, report, doc: dict) -> None:
         self.report, self.doc = report, doc
 
+    def with_letters(self, letters: str | None) -> "Why":
+        """The same explanation with every code shown in ``letters`` (one per colour, as
+        ``play --letters``), for the text and the page; ``doc`` itself keeps the game's codes."""
+        if not letters:
+            return self
+        from .letters import Names
+
+        name = Names(letters, self.doc["game"]["colors"]).name
+
+        def node(n: dict) -> dict:
+            n = dict(n)
+            if "by_counting" in n and "best" in n["by_counting"]:
+                n["by_counting"] = {**n["by_counting"], "best": name(n["by_counting"]["best"])}
+            if "kinds" in n:
+                n["kinds"] = [{**k, "example": name(k["example"])} for k in n["kinds"]]
+            if "by_answers" in n:
+                n["by_answers"] = [{**item, "guess": name(item["guess"]), "child": node(item["child"])}
+                                   for item in n["by_answers"]]
+            return n
+
+        return Why(self.report, {**self.doc, "root": node(self.doc["root"]), "letters": letters})
+
 
 def _head(raw: bytes) -> bytes:
     import zlib

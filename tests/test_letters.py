@@ -27,6 +27,7 @@ from certify.play import Console, parse_letters
 ROOT = Path(__file__).resolve().parents[1]
 KNUTH = ROOT / "certificates" / "knuth-4x6.json"
 SMALL = ROOT / "certificates" / "knuth-3x3.json"
+WHY = ROOT / "certificates" / "bounds" / "worst-case-3x3.json"
 SVG = "{http://www.w3.org/2000/svg}"
 ESCAPE = re.compile(r"\x1b\[\d+;48;2;(\d+);(\d+);(\d+)m (\w) \x1b\[0m")
 
@@ -260,6 +261,7 @@ COMMANDS = [
     ("play --auto", ["play", "--auto", SMALL, "--secret", "210", "{L}"], "", {}),
     ("play --codemaker", ["play", "--codemaker", "--pegs", "3", "--colors", "3", "--seed", "7", "{L}"],
      _codemaker_input(), {"colours 0..2": "colours R G B"}),
+    ("why", ["why", WHY, "--depth", "2", "-q", "{L}"], "", {}),
 ]
 
 
@@ -282,7 +284,8 @@ def test_json_keeps_the_games_codes_and_names_the_letters(capsys, monkeypatch):
     for args in (["explain", SMALL, "{C}", "--json"],
                  ["hint", "--pegs", "3", "--colors", "3", "{C}=0,2", "--json"],
                  ["hint", "--pegs", "3", "--colors", "3", "{C}=0,2", "--table", "--json"],
-                 ["consistent", "--pegs", "3", "--colors", "3", "{C}=0,2", "--json"]):
+                 ["consistent", "--pegs", "3", "--colors", "3", "{C}=0,2", "--json"],
+                 ["why", WHY, "--depth", "2", "-q", "--json"]):
         status, out, err = run_captured(capsys, monkeypatch, [str(a).replace("{C}", "201") for a in args])
         assert status == 0, err
         status, out_l, err = run_captured(capsys, monkeypatch,
@@ -291,6 +294,17 @@ def test_json_keeps_the_games_codes_and_names_the_letters(capsys, monkeypatch):
         doc, doc_l = json.loads(out), json.loads(out_l)
         assert doc_l.pop("letters") == "RGB"  # the letters past the game's colours are dropped
         assert doc_l == doc
+
+
+def test_why_page_in_letters(tmp_path, capsys, monkeypatch):
+    """why --html: the page with letters is the page without, every code in letters."""
+    plain, lettered = tmp_path / "plain.html", tmp_path / "letters.html"
+    assert run_captured(capsys, monkeypatch, ["why", WHY, "--depth", "2", "-q", "--html", plain])[0] == 0
+    assert run_captured(capsys, monkeypatch, ["why", WHY, "--depth", "2", "-q", "--html", lettered,
+                                              "--letters", LETTERS])[0] == 0
+    head, body = plain.read_text(encoding="utf-8").split("<body>")  # (the style's #222 is no code)
+    assert CODE.search(body)
+    assert lettered.read_text(encoding="utf-8") == head + "<body>" + named(body)
 
 
 def test_the_answer_notation_is_numbers_only(capsys, monkeypatch):

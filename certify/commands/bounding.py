@@ -88,16 +88,22 @@ def cmd_why(args) -> int:
     if why is None:  # the checker refused it: its one line, its status
         print(report.line(), file=sys.stderr)
         return report.status
+    letters = None
+    if args.letters:
+        from ..letters import parse_letters
+
+        letters = parse_letters(args.letters, why.doc["game"]["colors"])
+    named = why.with_letters(letters)  # the text and the page in letters; --json keeps the codes
     if args.html:
         from ..files import write_output
 
-        write_output(args.html, html_page(why).encode("utf-8"), inputs=[args.proof])
+        write_output(args.html, html_page(named).encode("utf-8"), inputs=[args.proof])
         if note:
             note(f"wrote {args.html}")
     if args.json:
-        print_json(why.doc, "why")
+        print_json({**why.doc, **({"letters": letters} if letters else {})}, "why")
     else:
-        print("\n".join(text_lines(why)))
+        print("\n".join(text_lines(named)))
     return EXIT_OK
 
 
@@ -134,6 +140,9 @@ def register(sub) -> None:
                    help="list at most K guesses the proof refutes by their answers at each step (default 5); "
                    "a line sums up the others")
     p.add_argument("--html", metavar="OUT.html", help="also write the explanation as a small self-contained page")
+    p.add_argument("--letters", metavar="RGBYOP",
+                   help="show colours as these letters, one per colour (as play --letters; --json keeps the "
+                        "game's digits)")
     p.add_argument("--json", action="store_true", help="the explanation as JSON (why_version 1)")
     add_quiet(p)
     p.set_defaults(func=cmd_why)
