@@ -258,8 +258,8 @@ def build(pegs: int, colors: int, repetition: bool = True, feedback: str = "blac
 # -- the committed catalog (certificates/static/, docs/static.md) ------------------------------
 
 #: The games whose static value is committed: (pegs, colours, rule), repetition allowed.
-CATALOG = ([(2, c, "black-white") for c in range(2, 13)] + [(3, c, "black-white") for c in range(2, 6)]
-           + [(2, c, "black-only") for c in range(2, 8)] + [(3, c, "black-only") for c in range(2, 5)])
+CATALOG = ([(2, c, "black-white") for c in range(2, 13)] + [(3, c, "black-white") for c in range(2, 7)]
+           + [(2, c, "black-only") for c in range(2, 9)] + [(3, c, "black-only") for c in range(2, 5)])
 
 
 def published(pegs: int, colors: int, rule: str):

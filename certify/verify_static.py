@@ -342,6 +342,9 @@ def _check_proof(doc, report: Report, progress=None) -> None:
     if at_least != m + 2:
         raise Invalid(f"claims.guesses_at_least: claimed {at_least}, but no list of {m} questions means at "
                       f"least {m + 1} questions and the final guess: {m + 2}")
+    if m >= n - 1:  # (asking every code but one separates; the argument also needs M distinct codes)
+        raise Invalid(f"claims.questions: {m} questions or more always separate the {n} secrets (ask every code "
+                      f"but one); the claim is false")
     if m > MAX_QUESTIONS:
         raise Invalid(f"claims.questions: {m}, more than the limit {MAX_QUESTIONS}")
     sets = _get(doc, "sets", list)

@@ -116,6 +116,9 @@ def corpus():
     prf("proof-claim-raised.json", "no listed set is in its orbit",
         lambda d: d["claims"].update(questions=4, guesses_at_least=6))
     out["proof-claim-false.json"] = (false23, "give every secret different answers; the claim is false")
+    prf("proof-claim-beyond-codes.json", "3 questions or more always separate the 4 secrets",
+        lambda d: d.update(game={"pegs": 2, "colors": 2, "repetition": True}, sets=[["00"], ["01"], ["00", "01"]],
+                           claims={"secrets": 4, "questions": 3, "guesses_at_least": 5}))
     return out
 
 
