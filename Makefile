@@ -57,6 +57,7 @@ certificates: setup
 verify: setup
 	$(PY) -m certify.catalog verify
 	$(PY) -m certify.catalog verify-bounds
+	$(PY) -m certify.verify_static certificates/static/*.json
 
 # `make atlas`: the atlas's missing searches (python -m certify.search.atlas build: each in a child
 # process within ATLAS_BUDGET seconds; one that runs past it leaves no file and is tried again only
