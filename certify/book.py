@@ -117,7 +117,7 @@ _DIGIT_PT = 14.4 / (3 * _MONO_ADVANCE)
 def _draw_pegs(ax, patches, colors, x, y, code, look, radius=0.085):
     """Pegs centred 0.2 in apart from ``x``, each with its digit (or letter: ``look``, a
     render._Look); returns the x after them. Text is the slow part of a PDF page, hence one text
-    per digit colour instead of one per peg."""
+    per digit colour instead of one per peg (digits only: see below)."""
     from matplotlib.patches import Circle
 
     from .render import text_color
@@ -127,8 +127,12 @@ def _draw_pegs(ax, patches, colors, x, y, code, look, radius=0.085):
         c = look.color(ch)
         patches.append(Circle((x + i * 0.2, y), radius))
         colors.append(c)
+        if look.letters:  # letters in a monospace font: O would read as 0, so one centred text each
+            ax.text(x + i * 0.2, y, look.name(ch), ha="center", va="center_baseline", fontsize=_DIGIT_PT,
+                    family="DejaVu Sans", fontweight="bold", color=text_color(c))
+            continue
         line = by_ink.setdefault(text_color(c), [" "] * len(code))
-        line[i] = look.name(ch)
+        line[i] = ch
     start = x - _MONO_ADVANCE * _DIGIT_PT / 2 / 72  # the first character's centre on the first peg
     for ink, chars in by_ink.items():
         ax.text(start, y, "  ".join(chars), ha="left", va="center_baseline", fontsize=_DIGIT_PT,

@@ -463,6 +463,9 @@ def test_book_shows_letters_in_their_colours(tmp_path):
         assert heads_l == [named(line).replace("3 colours", "3 colours (R G B)") for line in heads]
         assert not CODE.search(text_l)
     assert pages_l[1].startswith("RRG -(0,1)-> GBB\n4 secrets reach GBB;")
+    again = tmp_path / "again.pdf"
+    assert run("render", SMALL, "--book", "-q", "--letters", LETTERS, "-o", again) == 0
+    assert again.read_bytes() == lettered.read_bytes()  # deterministic with letters too
     pdf = pypdfium2.PdfDocument(str(lettered))
     image = pdf[0].render(scale=2).to_pil()
     SHOTS.mkdir(parents=True, exist_ok=True)
