@@ -23,7 +23,9 @@ from pathlib import Path
 
 import orjson
 
-ROOT = Path(__file__).resolve().parent.parent / "certificates"
+from .paths import CERTIFICATES
+
+ROOT = CERTIFICATES
 MANIFEST = "index.json"
 EXTERNAL = "external/index.json"  # a folder of its own: certificates/*.json are all committed files
 
@@ -194,7 +196,7 @@ def add_external(file: str, command: str, folder: Path = ROOT, check: str | None
     with ``check``, the command that checks it beside its strategy."""
     from . import verify, verify_bound
     from .files import write_output
-    from .optimality import LOWER_BOUND, kind_of
+    from .kinds import LOWER_BOUND, kind_of
 
     data = verify.read_input(file)  # read once: the bytes verified are the bytes hashed
     proof = kind_of(data) == LOWER_BOUND

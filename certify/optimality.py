@@ -1,73 +1,23 @@
-"""The one place that decides a file's kind and its checker, for the CLI and the API alike; and a
-strategy beside a lower bound (standard library only).
+"""A strategy beside a lower bound, and a mixed strategy beside a weighted one (the game value):
+how far each is from the other (``certify verify S --optimal B``, ``--value B``,
+``stats --bound``, the API's ``verify_optimality``).
 
-``kind_of`` reads the ``"format"`` field near the start of the text (plain or gzip); ``check_bytes``
-hands the bytes to the checker of that kind: the strategy verifier (verify.py), the lower-bound
-checker (verify_bound.py) or the mixed-strategy checker (verify_mixed.py). Each checker checks the
-format itself, and when it names another kind's format the other checker gets the same bytes. So
-what a command shows is always what one of the trusted checkers accepted.
+Which kind a file is and which trusted checker reads it is decided in :mod:`certify.kinds`; its
+names are also here for the modules that import them from this one.
 """
 
 from __future__ import annotations
 
-import re
-import zlib
+from fractions import Fraction
 
-from . import reader, verify, verify_bound, verify_mixed
+from . import verify, verify_bound
 from .errors import CertifyError
+from .kinds import LOWER_BOUND, MIXED, STRATEGY, check_any, check_bytes, format_of, kind_of  # noqa: F401 (older callers)
 from .text import shown
 
-STRATEGY, LOWER_BOUND, MIXED = "strategy", "lower-bound", "mixed"
 #: The most codes the lower-bound checker takes when asked (``max_codes``), for callers that must not
 #: import the checkers themselves (the search).
 CODES_CEILING = verify_bound.CODES_CEILING
-KINDS = {verify.FORMAT: STRATEGY, verify_bound.FORMAT: LOWER_BOUND, verify_mixed.FORMAT: MIXED}
-_FORMAT = re.compile(rb'"format"\s*:\s*"([^"\\]*)"')
-
-
-def format_of(raw: bytes) -> str | None:
-    """The "format" the first 64 KiB of text announce (plain or gzip), or None."""
-    head = raw[:1 << 16]
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 1 << 16)
-        except zlib.error:
-            return None
-    m = _FORMAT.search(head)
-    return m.group(1).decode(errors="replace") if m else None
-
-
-def kind_of(raw: bytes) -> str:
-    """The kind of certificate the first 64 KiB announce; a strategy when unsure."""
-    return KINDS.get(format_of(raw), STRATEGY)
-
-
-def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_codes=None):
-    if kind == LOWER_BOUND:
-        return verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES)
-    if kind == MIXED:
-        return verify_mixed.check_bytes(raw, path)
-    return verify.verify_bytes(raw, path, max_guesses, keep=keep)
-
-
-def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None, max_codes=None):
-    """(kind, report) of a file read once. ``max_guesses`` applies to strategy certificates only;
-    ``progress(done, total)`` is called while a lower bound's nodes are checked."""
-    report = verify.Report(path)
-    raw = reader.load(path, verify.MAX_BYTES, report, on_wait)
-    return (STRATEGY, report) if raw is None else check_bytes(raw, path, max_guesses, keep, progress, max_codes)
-
-
-def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progress=None, max_codes=None):
-    """(kind, report) of bytes already read (``path`` names them in the report), by the checker of
-    the kind they announce, or of the kind whose format the document's own "format" field names."""
-    kind = kind_of(raw)
-    report = _check(kind, raw, path, max_guesses, keep, progress, max_codes)
-    named = re.match(r"format: expected '[^']*', got '([^']*)'$", report.error or "")
-    if not report.valid and named and KINDS.get(named.group(1), kind) != kind:
-        kind = KINDS[named.group(1)]
-        report = _check(kind, raw, path, max_guesses, keep, progress, max_codes)
-    return kind, report
 
 
 def _label(game: dict) -> str:
@@ -160,3 +110,30 @@ def compare_pair(strategy: verify.Report, worst: verify_bound.Report, total: ver
         text = f"{head}: max {d} guesses = proven minimum {d}, then {rest}"
     return {"optimal": optimal, "worst_case": first, "total": second, "text": text,
             "bound_files": [shown(worst.file), shown(total.file)]}
+
+
+def _text(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def compare_value(mixed, bound) -> dict:
+    """The codemaker's proven lower bound (T / sum of the weights over every code) beside the
+    codebreaker's proven upper bound (the mixture's exact maximum over secrets), both from valid
+    reports of the trusted checkers. Raises CertifyError when they cannot be compared."""
+    if mixed.game != bound.game:
+        raise CertifyError(f"the mixed strategy plays {_label(mixed.game)}, the lower bound is for {_label(bound.game)}")
+    if "weights" not in bound.claims:
+        raise CertifyError("the lower bound has no weights: the codemaker's side of the game value is a weighted "
+                           "lower bound (claims {\"total\": T, \"weights\": {...}})")
+    lower = Fraction(bound.claims["total"], bound.weight_sum)
+    upper = mixed.maximum
+    if lower == upper:
+        text = f"game value v = {_text(upper)} (≈ {float(upper):.4f}), proven from both sides"
+    elif lower < upper:
+        text = (f"gap: the codemaker's proven lower bound {_text(lower)} (≈ {float(lower):.4f}), the codebreaker's "
+                f"proven upper bound {_text(upper)} (≈ {float(upper):.4f}), gap {_text(upper - lower)}")
+    else:  # both checked, yet they cross: one of the checkers is wrong
+        text = (f"contradiction: the codemaker's proven lower bound {_text(lower)} is above the codebreaker's "
+                f"proven upper bound {_text(upper)}")
+    return {"proven": lower == upper, "lower": _text(lower), "upper": _text(upper), "gap": _text(upper - lower),
+            "value": _text(upper) if lower == upper else None, "text": text}

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import sys
 
+from ..kinds import MANIFESTS  # (cheap: constants; the checkers are imported when a file is checked)
 from .common import EXIT_OK, add_quiet, load_verified, positive, print_json, verified
-
-#: The manifests written beside the certificates (``"format"``), and what checks each: a manifest
-#: is not a certificate, so ``verify certificates/*.json`` names it and goes on.
-MANIFESTS = {
-    "certify-certificate-index": "`make verify` / python -m certify.catalog verify",
-    "certify-lower-bound-index": "`make verify` / python -m certify.catalog verify-bounds",
-    "certify-external-index": "python -m certify.catalog verify-external DIR",
-}
 
 
 def _note(quiet: bool = False):
@@ -29,35 +22,14 @@ def _progress(quiet: bool = False):
     return progress_printer(sys.stderr) if sys.stderr.isatty() and not quiet else None
 
 
-def _manifest(raw: bytes):
-    """The format of a manifest (MANIFESTS) when ``raw`` is one, else None: a JSON object whose
-    "format" names a manifest and whose entries are a list."""
-    import json
-
-    from ..optimality import format_of
-
-    if raw[:2] == b"\x1f\x8b" or len(raw) > 1 << 24 or format_of(raw) not in MANIFESTS:
-        return None  # manifests are plain, small JSON that say so first
-    try:
-        doc = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(doc, dict) or doc.get("format") not in MANIFESTS:
-        return None
-    entries = doc.get("proofs" if doc["format"] == "certify-lower-bound-index" else "certificates")
-    return doc["format"] if isinstance(entries, list) else None
-
-
 def _check_file(path: str, max_guesses, quiet: bool):
     """(kind, report) of a file read once, or ("manifest", format) for a manifest."""
-    from .. import reader, verify
-    from ..optimality import STRATEGY, check_bytes
+    from ..kinds import STRATEGY, check_bytes, manifest_of, read
 
-    report = verify.Report(path)
-    raw = reader.load(path, verify.MAX_BYTES, report, _note(quiet))  # (as check_any reports them)
+    raw, unread = read(path, _note(quiet))  # (as check_any reports them)
     if raw is None:
-        return STRATEGY, report
-    form = _manifest(raw)
+        return STRATEGY, unread
+    form = manifest_of(raw)
     if form is not None:
         return "manifest", form
     return check_bytes(raw, path, max_guesses, progress=_progress(quiet), max_codes=_MAX_CODES[0])
@@ -92,7 +64,7 @@ def cmd_verify(args) -> int:
         if len(args.optimal) > 2:
             raise CertifyError("--optimal: one lower bound, or two (a worst case, then a total)")
         return _optimal(args.files, args.optimal[0], args.json, args.max_guesses, args.quiet)
-    from ..optimality import LOWER_BOUND, STRATEGY
+    from ..kinds import LOWER_BOUND, STRATEGY
     from ..report import figures
     from ..text import shown
 
@@ -126,7 +98,7 @@ def _verify_split(args) -> int:
     file checked by the trusted checker, in ``--jobs`` processes, and its combining step's verdict."""
     from .. import verify_bound
     from ..errors import CertifyError
-    from ..optimality import STRATEGY
+    from ..kinds import STRATEGY
 
     parts = list(args.part or [])
     try:
@@ -164,7 +136,7 @@ def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
     """The report of a valid certificate of kind ``want`` (the file read once; a strategy within
     ``max_guesses``); else SystemExit with the checker's status, or CertifyError for the wrong kind."""
     from ..errors import CertifyError
-    from ..optimality import check_any
+    from ..kinds import check_any
     from ..text import shown
 
     kind, report = check_any(path, max_guesses, on_wait=_note(quiet), progress=_progress(quiet),
@@ -179,7 +151,7 @@ def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
 
 def _optimal(files, bound_file: str, as_json: bool, max_guesses=None, quiet: bool = False) -> int:
     from ..errors import CertifyError
-    from ..optimality import LOWER_BOUND, STRATEGY
+    from ..kinds import LOWER_BOUND, STRATEGY
 
     if len(files) != 1:
         raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(files)} files")
@@ -209,7 +181,8 @@ def _optimal_pair(files, bound_files, as_json: bool, max_guesses=None, quiet: bo
     """A strategy beside a worst-case proof and a total proof (in either order): least worst case,
     then least total (docs/lower-bound-format.md, "Lexicographic claims")."""
     from ..errors import CertifyError
-    from ..optimality import LOWER_BOUND, STRATEGY, compare_pair
+    from ..kinds import LOWER_BOUND, STRATEGY
+    from ..optimality import compare_pair
 
     if len(files) != 1:
         raise CertifyError(f"--optimal compares one strategy certificate with the bounds, got {len(files)} files")
@@ -246,7 +219,8 @@ def cmd_stats(args) -> int:
     report = verified(args.file, quiet=args.quiet)
     lower = None
     if args.bound is not None:  # checked before anything is printed or drawn
-        from ..optimality import LOWER_BOUND, compare
+        from ..kinds import LOWER_BOUND
+        from ..optimality import compare
 
         lower = compare(report, _checked(args.bound, LOWER_BOUND, quiet=args.quiet))
     proven = _proven_worst_case(report.game, lower)

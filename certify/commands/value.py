@@ -12,9 +12,9 @@ import argparse
 import sys
 from fractions import Fraction
 
+from ..kinds import LOWER_BOUND, MIXED, WORDS
 from .common import EXIT_INVALID, EXIT_OK, add_game_args, add_quiet, game_of, print_json
 
-MIXED = "mixed"  # = optimality.MIXED (not imported here: it would load numpy at start-up)
 #: Games of at most this many codes: the weighted search keeps Python sets (bitmasks) of codes.
 MAX_VALUE_CODES = 1296
 #: Past this many codes the files are gzipped (the trees of 4x6 hold a few MB of JSON).
@@ -22,61 +22,30 @@ GZIP_CODES = 256
 EXAMPLES = ["certify value --pegs 3 --colors 3",
             "certify value --pegs 4 --colors 3 --prefix certificates/value/value-4x3 --json",
             "certify value --pegs 3 --colors 4 --no-repetition"]
-def _label(game: dict) -> str:
-    return f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
-
-
-def _text(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-
 def compare_value(mixed, bound) -> dict:
-    """The codemaker's proven lower bound (T / sum of the weights over every code) beside the
-    codebreaker's proven upper bound (the mixture's exact maximum over secrets), both from valid
-    reports of the trusted checkers. Raises CertifyError when they cannot be compared."""
-    from ..errors import CertifyError
+    """The game value from both sides (:func:`certify.optimality.compare_value`)."""
+    from ..optimality import compare_value as compare
 
-    if mixed.game != bound.game:
-        raise CertifyError(f"the mixed strategy plays {_label(mixed.game)}, the lower bound is for {_label(bound.game)}")
-    if "weights" not in bound.claims:
-        raise CertifyError("the lower bound has no weights: the codemaker's side of the game value is a weighted "
-                           "lower bound (claims {\"total\": T, \"weights\": {...}})")
-    lower = Fraction(bound.claims["total"], bound.weight_sum)
-    upper = mixed.maximum
-    if lower == upper:
-        text = f"game value v = {_text(upper)} (≈ {float(upper):.4f}), proven from both sides"
-    elif lower < upper:
-        text = (f"gap: the codemaker's proven lower bound {_text(lower)} (≈ {float(lower):.4f}), the codebreaker's "
-                f"proven upper bound {_text(upper)} (≈ {float(upper):.4f}), gap {_text(upper - lower)}")
-    else:  # both checked, yet they cross: one of the checkers is wrong
-        text = (f"contradiction: the codemaker's proven lower bound {_text(lower)} is above the codebreaker's "
-                f"proven upper bound {_text(upper)}")
-    return {"proven": lower == upper, "lower": _text(lower), "upper": _text(upper), "gap": _text(upper - lower),
-            "value": _text(upper) if lower == upper else None, "text": text}
+    return compare(mixed, bound)
 
 
 def _checked(path: str, want: str, quiet: bool):
-    """The valid report of a mixed strategy (``want`` = "mixed") or a lower bound; else SystemExit
-    with the checker's status, or CertifyError for the wrong kind."""
-    from .. import verify, verify_bound, verify_mixed
+    """The valid report of a mixed strategy (``want`` = MIXED) or a lower bound, checked by the
+    checker certify.kinds picks; else SystemExit with the checker's status, or CertifyError for
+    the wrong kind."""
     from ..errors import CertifyError
+    from ..kinds import check_bytes, kind_of, read
     from ..text import shown
 
-    note = None if quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    try:
-        raw = verify.read_input(path, note)
-    except verify.Unreadable as e:
-        raise CertifyError(f"cannot read {shown(path)}: {e}") from None
-    except verify.Invalid as e:
-        print(f"{shown(path)}: invalid: {e}", file=sys.stderr)
-        raise SystemExit(EXIT_INVALID) from None
-    from ..optimality import kind_of
-
+    raw, unread = read(path, None if quiet else (lambda line: print(line, file=sys.stderr, flush=True)))
+    if raw is None:  # unreadable (2) or over the size limit (1): the checker's line
+        print(unread.line(), file=sys.stderr)
+        raise SystemExit(unread.status)
     kind = kind_of(raw)
+    if kind == want:
+        kind, report = check_bytes(raw, path)
     if kind != want:
-        raise CertifyError(f"{shown(path)} is a {kind} certificate, not a "
-                           f"{'mixed-strategy' if want == MIXED else want} certificate")
-    report = verify_mixed.check_bytes(raw, path) if kind == MIXED else verify_bound.check_bytes(raw, path)
+        raise CertifyError(f"{shown(path)} is a {WORDS[kind]} certificate, not a {WORDS[want]} certificate")
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)
@@ -90,7 +59,7 @@ def verify_value(files, bound_file: str, as_json: bool, quiet: bool = False) -> 
     if len(files) != 1:
         raise CertifyError(f"--value compares one mixed-strategy certificate with the weighted bound, got {len(files)} files")
     mixed = _checked(files[0], MIXED, quiet)
-    bound = _checked(bound_file, "lower-bound", quiet)
+    bound = _checked(bound_file, LOWER_BOUND, quiet)
     result = compare_value(mixed, bound)
     if as_json:
         print_json({"report_version": 1, "tool": "certify.verify",
@@ -104,7 +73,8 @@ def verify_value(files, bound_file: str, as_json: bool, quiet: bool = False) -> 
 
 
 def cmd_value(args) -> int:
-    from .. import __version__, verify_bound, verify_mixed
+    from .. import verify_bound, verify_mixed
+    from .._version import __version__
     from ..errors import CertifyError
     from ..files import check_distinct, check_output, write_output
     from ..value import fraction_text, game_value, mixed_document

@@ -85,9 +85,9 @@ def _committed_tree(game: Game):
     """The tree of certificates/optimal-total-GAME.json when the file exists, verified; None
     without one. CertifyError when it does not verify or is not the game's least-total strategy."""
     from .. import verify
-    from ..catalog import ROOT
+    from ..paths import CERTIFICATES
 
-    path = ROOT / f"optimal-total-{game.slug}.json"
+    path = CERTIFICATES / f"optimal-total-{game.slug}.json"
     if not path.is_file():
         return None
     report = verify.verify_file(str(path), keep=True)

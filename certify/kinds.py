@@ -1,0 +1,121 @@
+"""The one place that decides a file's kind and which trusted checker reads it, for the CLI's
+``verify``, ``value`` and ``why`` and for the Python API alike.
+
+Bytes are read once; ``kind_of`` reads the ``"format"`` field near the start of the text (plain
+or gzip), and ``check_bytes`` hands the bytes to the checker of that kind: the strategy verifier
+(verify.py), the lower-bound checker (verify_bound.py) or the mixed-strategy checker
+(verify_mixed.py). Each checker checks the format itself, and when it names another kind's format
+the other checker gets the same bytes. So what a command shows is always what one of the trusted
+checkers accepted. The manifests written beside the certificates are recognised here too (they
+are not certificates: ``verify`` names and skips them).
+
+Importing this module is cheap: the checkers (the lower-bound one imports numpy) are imported
+when a file is checked.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+STRATEGY, LOWER_BOUND, MIXED, MANIFEST = "strategy", "lower-bound", "mixed", "manifest"
+STATIC, STATIC_BOUND = "static", "static-lower-bound"  # Static Mastermind (certify/verify_static.py)
+#: Each kind's format string, as its checker's FORMAT says (tests/test_api_agreement.py checks).
+FORMATS = {"mastermind-strategy-certificate": STRATEGY, "mastermind-lower-bound-certificate": LOWER_BOUND,
+           "mastermind-mixed-strategy": MIXED, "mastermind-static-certificate": STATIC,
+           "mastermind-static-lower-bound": STATIC_BOUND}
+#: Each kind in words, for messages.
+WORDS = {STRATEGY: "strategy", LOWER_BOUND: "lower-bound", MIXED: "mixed-strategy", MANIFEST: "manifest",
+         STATIC: "static", STATIC_BOUND: "static lower-bound"}
+#: Each kind's checker, as shown to a reader.
+CHECKERS = {STRATEGY: "certify/verify.py", LOWER_BOUND: "certify/verify_bound.py", MIXED: "certify/verify_mixed.py",
+            STATIC: "certify/verify_static.py", STATIC_BOUND: "certify/verify_static.py"}
+#: The manifests written beside the certificates (``"format"``), and what checks each: a manifest
+#: is not a certificate, so ``verify certificates/*.json`` names it and goes on.
+MANIFESTS = {
+    "certify-certificate-index": "`make verify` / python -m certify.catalog verify",
+    "certify-lower-bound-index": "`make verify` / python -m certify.catalog verify-bounds",
+    "certify-external-index": "python -m certify.catalog verify-external DIR",
+}
+_FORMAT = re.compile(rb'"format"\s*:\s*"([^"\\]*)"')
+
+
+def format_of(raw: bytes) -> str | None:
+    """The "format" the first 64 KiB of text announce (plain or gzip), or None."""
+    head = raw[:1 << 16]
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(raw, 1 << 16)
+        except zlib.error:
+            return None
+    m = _FORMAT.search(head)
+    return m.group(1).decode(errors="replace") if m else None
+
+
+def kind_of(raw: bytes) -> str:
+    """The kind of certificate the first 64 KiB announce; a strategy when unsure."""
+    return FORMATS.get(format_of(raw), STRATEGY)
+
+
+def manifest_of(raw: bytes) -> str | None:
+    """The format of a manifest (MANIFESTS) when ``raw`` is one, else None: a JSON object whose
+    "format" names a manifest and whose entries are a list."""
+    import json
+
+    if raw[:2] == b"\x1f\x8b" or len(raw) > 1 << 24 or format_of(raw) not in MANIFESTS:
+        return None  # manifests are plain, small JSON that say so first
+    try:
+        doc = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or doc.get("format") not in MANIFESTS:
+        return None
+    entries = doc.get("proofs" if doc["format"] == "certify-lower-bound-index" else "certificates")
+    return doc["format"] if isinstance(entries, list) else None
+
+
+def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_codes=None):
+    if kind == LOWER_BOUND:
+        from . import verify_bound
+
+        return verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES)
+    if kind == MIXED:
+        from . import verify_mixed
+
+        return verify_mixed.check_bytes(raw, path)
+    if kind in (STATIC, STATIC_BOUND):
+        from . import verify_static
+
+        return verify_static.check_bytes(raw, path)
+    from . import verify
+
+    return verify.verify_bytes(raw, path, max_guesses, keep=keep)
+
+
+def read(path, on_wait=None):
+    """(bytes, None) of a file read once with the checkers' size limit, or (None, report) of the
+    status-2 report that says why it could not be read."""
+    from . import reader, verify
+
+    report = verify.Report(path)
+    raw = reader.load(path, verify.MAX_BYTES, report, on_wait)
+    return (None, report) if raw is None else (raw, None)
+
+
+def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None, max_codes=None):
+    """(kind, report) of a file read once. ``max_guesses`` applies to strategy certificates only;
+    ``progress(done, total)`` is called while a lower bound's nodes are checked."""
+    raw, unread = read(path, on_wait)
+    return (STRATEGY, unread) if raw is None else check_bytes(raw, path, max_guesses, keep, progress, max_codes)
+
+
+def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progress=None, max_codes=None):
+    """(kind, report) of bytes already read (``path`` names them in the report), by the checker of
+    the kind they announce, or of the kind whose format the document's own "format" field names."""
+    kind = kind_of(raw)
+    report = _check(kind, raw, path, max_guesses, keep, progress, max_codes)
+    named = re.match(r"format: expected '[^']*', got '([^']*)'$", report.error or "")
+    if not report.valid and named and FORMATS.get(named.group(1), kind) != kind:
+        kind = FORMATS[named.group(1)]
+        report = _check(kind, raw, path, max_guesses, keep, progress, max_codes)
+    return kind, report
