@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from . import __version__
+from ._version import __version__
 from .errors import CertifyError
 from .files import write_output
 

@@ -99,7 +99,7 @@ def test_search_never_imports_the_checkers():
 #: orbits of alike codes) and the API's build_optimal. Never the checkers, nor the core modules.
 MAY_IMPORT_THE_SEARCH = {"commands/bounding.py", "commands/optimal.py", "strategies/optimal.py",
                          "hint.py", "api.py", "value.py",
-                         "compiled.py"}  # (its build runs the search's loops, to compile them)
+                         "aot.py"}  # (the build of compiled.py runs the search's loops, to compile them)
 
 
 def test_only_the_bound_and_optimal_commands_import_the_search():

@@ -15,12 +15,11 @@ def cmd_build(args) -> int:
     from ..progress import Progress
     from ..report import summary_lines
     from ..strategies import get_strategy
+    from .optimal import cmd_build_optimal, scheduler
 
     if args.output == "-" and args.json:
         raise CertifyError("--json and -o - both want standard output: choose one")
     if args.strategy == "optimal":  # the exact search, not a heuristic strategy
-        from .optimal import cmd_build_optimal
-
         return cmd_build_optimal(args)
     for name in ("max_guesses", "proof", "objective", "worst_proof", "checkpoint"):
         if getattr(args, name, None) is not None:
@@ -33,7 +32,7 @@ def cmd_build(args) -> int:
     strategy = cls(game, **kwargs)
     out = args.output or f"{strategy.id}-{game.slug}.json" + (".gz" if game.size > 20000 else "")
     check_output(out)
-    address = _scheduler(args)
+    address = scheduler(args)
     freeze_startup(*(["certify.strategies.kernel"] if getattr(strategy, "engine", None) == "kernel" else []))
     with Progress(total=game.size, desc=f"{strategy.id} {game.slug}", enabled=not args.quiet) as bar:
         if args.workers or address:  # the Dask add-on, imported only here
@@ -53,17 +52,6 @@ def cmd_build(args) -> int:
         for line in summary_lines(cert["strategy"]["name"], cert["game"], cert["claims"]):
             print(line, file=to)
     return EXIT_OK
-
-
-def _scheduler(args):
-    """--scheduler, else $DASK_SCHEDULER_ADDRESS (read without importing Dask)."""
-    import os
-
-    from ..errors import CertifyError
-
-    if args.workers and args.scheduler:
-        raise CertifyError("give --workers N (a local cluster) or --scheduler ADDRESS, not both")
-    return args.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
 
 
 def _strategy_options(cls, args) -> dict:

@@ -38,6 +38,18 @@ def default_name(game, max_guesses, objective: str = "total") -> str:
     return f"optimal-total-{game.slug}{limit}{count}.json"
 
 
+def scheduler(args):
+    """--scheduler, else $DASK_SCHEDULER_ADDRESS (read without importing Dask); here, below
+    ``build``, which imports this module (and not the other way round)."""
+    import os
+
+    from ..errors import CertifyError
+
+    if args.workers and args.scheduler:
+        raise CertifyError("give --workers N (a local cluster) or --scheduler ADDRESS, not both")
+    return args.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+
+
 def cmd_build_optimal(args) -> int:
     from ..certificate import write
     from ..errors import CertifyError, Infeasible
@@ -45,8 +57,6 @@ def cmd_build_optimal(args) -> int:
     from ..search import exact
     from ..search.proof import dumps
     from ..text import shown
-
-    from .building import _scheduler
 
     for name in ("first", "sequence"):
         if getattr(args, name, None) is not None:
@@ -62,7 +72,7 @@ def cmd_build_optimal(args) -> int:
                            "give --max-guesses D")
     if worst_file is not None and objective != "worst,total":
         raise CertifyError("--worst-proof goes with --objective worst,total")
-    address = _scheduler(args)
+    address = scheduler(args)
     if objective in COUNTING and (args.workers or address):
         raise CertifyError(f"--objective {objective} runs in one process (no --workers or --scheduler)")
     game = game_of(args)

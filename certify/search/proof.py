@@ -26,7 +26,7 @@ from collections import deque
 import numpy as np
 import orjson
 
-from .. import __version__
+from .._version import __version__
 from .kernel import find_map, set_hashes
 
 FORMAT = "mastermind-lower-bound-certificate"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import AOT, njit
-from .kernel import ENTROPY, MAX, PARTS, SUMSQ, _entropy_verdict
+from .scoring import ENTROPY, MAX, PARTS, SUMSQ, _entropy_verdict
 
 #: The bit planes hold counts up to 7.
 MAX_PEGS = 7

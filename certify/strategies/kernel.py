@@ -22,11 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..compiled import njit
+from .scoring import ENTROPY, MAX, PARTS, SCALE, SUMSQ, _entropy_verdict
 
-MAX, SUMSQ, PARTS, ENTROPY = 0, 1, 2, 3
-#: Entropy's running sum is kept in fixed point (integer adds are faster than float adds
-#: chained one on the other); each step rounded down, so the sum is a lower bound.
-SCALE = float(1 << 36)
 KINDS = {"max": MAX, "sumsq": SUMSQ, "parts": PARTS, "entropy": ENTROPY}
 #: From this many candidates on, :mod:`.bitkernel` (64 candidates per word, no early
 #: abandonment within a word) beats the loops here (measured on 5x8). The largest class, the sum
@@ -41,33 +38,6 @@ BITS_FROM = {MAX: 8, SUMSQ: 8, PARTS: 16, ENTROPY: 8}
 BITS_MAX_PEGS = 7
 
 
-@njit(cache=True, nogil=True)
-def _same_sizes(counts, hist, ref_hist):  # pragma: no cover
-    """Whether the classes have the sizes of the reference: ``ref_hist[c]`` is how many
-    classes of size c it has (``ref_hist[0]``: how many classes). ``hist`` is left zero."""
-    classes = 0
-    for c in counts:
-        if c > 0:
-            hist[c] += 1
-            classes += 1
-    same = classes == ref_hist[0]
-    for c in counts:
-        if c > 0 and hist[c] != ref_hist[c]:
-            same = False
-    for c in counts:
-        hist[c] = 0
-    return same
-
-
-@njit(cache=True, nogil=True)
-def _set_sizes(counts, ref_hist):  # pragma: no cover
-    ref_hist[:] = 0
-    for c in counts:
-        if c > 0:
-            ref_hist[c] += 1
-            ref_hist[0] += 1
-
-
 @njit(cache=True, nogil=True, inline="always")
 def _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s):  # pragma: no cover
     """Feedback of guess g (its rows r0, r1, r2 in the first three tables) and candidate s."""
@@ -75,20 +45,6 @@ def _feedback(flat, rows, g, r0, r1, r2, ckeys, k0, k1, k2, s):  # pragma: no co
     for j in range(3, ckeys.shape[0]):
         f += flat[rows[g, j] + ckeys[j, s]]
     return f
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _entropy_verdict(value, counts, hist, ref, ref_hist, ftol, flimit):  # pragma: no cover
-    """(score to record, new limit) of an entropy ``value`` (fixed point) within the limit: a
-    clearly better value becomes the reference (``ref``, ``ref_hist`` updated in place); an
-    exact tie with the reference (the same class sizes) is dropped."""
-    if value < ref[0] - ftol:  # clearly better: the new reference
-        ref[0] = value
-        _set_sizes(counts, ref_hist)
-        return value / SCALE, value + ftol
-    if value == ref[0] and _same_sizes(counts, hist, ref_hist):  # an exact tie
-        return np.inf, flimit
-    return value / SCALE, flimit
 
 
 # One loop per kind (the kind is then a constant of the compiled code, not a test per pair).
@@ -213,7 +169,7 @@ def _entropy(flat, rows, ckeys, guesses, n_fb, limit, tol, nlogn, ref, ref_hist,
     """Sum of c log2 c over the classes, in fixed point (see the module docstring).
 
     ``nlogn[c]`` is c log2 c; ``ref[0]`` is the reference's score in fixed point (huge if
-    none) and ``ref_hist`` its class sizes (see ``_same_sizes``); both are updated in place.
+    none) and ``ref_hist`` its class sizes (see ``scoring._same_sizes``); both are updated in place.
     """
     n = ckeys.shape[1]
     k0, k1, k2 = ckeys[0], ckeys[1], ckeys[2]
