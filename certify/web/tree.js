@@ -96,7 +96,10 @@
     }
     return out;
   }
-  function words(key) { var bw = key.split(","); return bw[0] + " black, " + bw[1] + " white"; }
+  function words(key) {  // an answer in words, so that "1,0" never reads as part of a list of codes
+    var bw = key.split(",");
+    return bw[0] + " black" + (bw.length > 1 ? ", " + bw[1] + " white" : "");
+  }
 
   function checkCode(text) {
     if (text.length !== P) return "a secret has " + plural(P, "peg") + " (you typed " + text.length + ")";
