@@ -11,12 +11,14 @@ Importing the package is cheap: the API and the submodules (numpy-based builder,
 renderer) are imported only when used.
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 # The API's names, found in certify.api when first used (module __getattr__, PEP 562).
-_API = ("Certificate", "Bound", "Report", "Optimality", "Explanation", "Hint", "WeightTable",
-        "InvalidCertificate", "build_certificate", "load", "verify_certificate", "stats", "explain",
-        "hint_after", "bound", "build_optimal", "verify_optimality")
+_API = ("Certificate", "Bound", "MixedStrategy", "StaticCertificate", "Report", "Optimality", "GameValue", "Comparison",
+        "WhyExplanation", "Explanation", "Hint", "WeightTable", "PageLink", "InvalidCertificate",
+        "build_certificate", "load", "verify_certificate", "stats", "explain", "hint_after", "bound",
+        "build_optimal", "verify_optimality", "compare_certificates", "import_tree", "why_bound",
+        "split_proof", "verify_parts", "game_value", "verify_value")
 
 __all__ = ["__version__", "CertifyError", *_API]
 

@@ -8,32 +8,48 @@ the bytes the lower-bound checker (``certify/verify_bound.py``) accepted. The fu
 same library code as the CLI's commands. They raise :class:`~certify.errors.CertifyError` (one
 line, fit to show) and never print or exit.
 
-Three names differ from the CLI's commands because ``certify.build``, ``certify.verify`` and
-``certify.hint`` are modules of the package: :func:`build_certificate`, :func:`verify_certificate`
-and :func:`hint_after`.
+Every command has its call here, with the CLI's verdict (tests/test_api_agreement.py runs both
+on every committed certificate): build, import (:func:`import_tree`), verify, stats, explain,
+compare (:func:`compare_certificates`), hint, bound, build optimal, why (:func:`why_bound`), split-proof (:func:`split_proof`, :func:`verify_parts`)
+and value (:func:`game_value`, :func:`verify_value`); mixed strategies load as
+:class:`MixedStrategy`. Some names differ from the CLI's commands because ``certify.build``,
+``certify.verify``, ``certify.hint``, ``certify.compare``, ``certify.why`` and ``certify.value``
+are modules of the package. Messages name the API's parameters (``max_guesses=4``), not the CLI's
+options.
 
-Display: ``_repr_html_`` (and ``_repr_mimebundle_``, ``_repr_svg_`` for a certificate) as
-python-chess does for boards. Text from a file is escaped (:func:`certify.text.shown`, then HTML).
+Display: ``_repr_html_`` (and ``_repr_mimebundle_`` for a certificate) as python-chess does for
+boards, kept small (a certificate's is under 20 KB: its table and a picture of the first
+levels); the interactive page is written on demand (:meth:`Certificate.write_page`) or shown in a
+frame when asked (:meth:`Certificate.interactive`). Text from a file is escaped
+(:func:`certify.text.shown`, then HTML).
 """
 
 from __future__ import annotations
 
 import html
 import os
+import re
+from fractions import Fraction
 
 from .errors import CertifyError, Infeasible
 from .text import shown
 
-__all__ = ["Certificate", "Bound", "Report", "Optimality", "Explanation", "Hint", "WeightTable",
-           "InvalidCertificate", "build_certificate", "load", "verify_certificate", "stats", "explain",
-           "hint_after", "bound", "build_optimal", "verify_optimality"]
+__all__ = ["Certificate", "Bound", "MixedStrategy", "StaticCertificate", "Report", "Optimality", "GameValue", "Comparison",
+           "WhyExplanation", "Explanation", "Hint", "WeightTable", "PageLink", "InvalidCertificate",
+           "build_certificate", "load", "verify_certificate", "stats", "explain", "hint_after", "bound",
+           "build_optimal", "verify_optimality", "compare_certificates", "import_tree", "why_bound",
+           "split_proof", "verify_parts", "game_value", "verify_value"]
 
-#: The interactive page is embedded in a certificate's notebook display up to this many characters.
-PAGE_INLINE = 2_000_000
+#: A certificate's notebook display draws the default picture when its SVG is at most this many
+#: characters, else the first guess and its answers (the default of 4x6 is 85 KB, its first level 7 KB).
+PICTURE_INLINE = 12_000
 #: A weight table's HTML shows at most this many rows (a whole 4x6 table has 1296).
 HTML_ROWS = 200
 
 _STATS_COLUMNS = ("guesses", "count", "frequency_pct", "cumulative_pct")
+#: The trusted checker of each kind, and each kind in words (certify.kinds, cheap to import).
+from .kinds import CHECKERS as _CHECKERS  # noqa: E402
+from .kinds import WORDS as _WORDS  # noqa: E402
 
 
 class InvalidCertificate(CertifyError):
@@ -45,6 +61,35 @@ class InvalidCertificate(CertifyError):
 
 
 # -- helpers ------------------------------------------------------------------------------------
+
+#: The CLI's options that the messages of the checkers and commands name, and the API's parameter
+#: for each (``--max-guesses 4`` -> ``max_guesses=4``).
+_OPTIONS = {"max-guesses": "max_guesses", "max-codes": "max_codes", "depth": "depth", "branches": "branches",
+            "run": "run", "pegs": "pegs", "colors": "colors", "no-repetition": "no_repetition",
+            "part": "parts", "parts": "parts", "letters": "letters", "layout": "layout", "at": "at",
+            "candidates-only": "candidates_only", "up-to-symmetry": "up_to_symmetry"}
+_OPTION = re.compile(r"--(" + "|".join(sorted(map(re.escape, _OPTIONS), key=len, reverse=True))
+                     + r")\b(?:[ =](\d+|[A-Z]+)\b)?")  # a value: a number, or a placeholder (N, FILE)
+
+
+def _words(text):
+    """A message in the API's words: each CLI option it names as the API's parameter."""
+    if not isinstance(text, str):
+        return text
+    return _OPTION.sub(lambda m: _OPTIONS[m.group(1)] + (f"={m.group(2)}" if m.group(2) else ""), text)
+
+
+class _LibraryWords:
+    """Re-raise a CertifyError from the code the API calls in the API's words (same type, same
+    attributes: only its message changes)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, tb):
+        if isinstance(error, CertifyError) and error.args:
+            error.args = (_words(str(error.args[0])), *error.args[1:])
+        return False
 
 def _e(value, limit: int | None = None) -> str:
     """Text from a file, fit for HTML: control characters escaped, then markup."""
@@ -65,9 +110,9 @@ def _table(header, rows, right_from: int = 0, strong=()) -> str:
     return f"<table><thead><tr>{cells('th', header)}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _frame(records: list[dict], as_frame, columns):
-    """``records``, or a pandas DataFrame of them: when asked, or (``as_frame=None``) when pandas
-    can be imported."""
+def _frame(records: list[dict], as_frame, columns, index: str | None = None):
+    """``records``, or a pandas DataFrame of them (indexed by the column ``index`` when given): when
+    asked, or (``as_frame=None``) when pandas can be imported."""
     if as_frame is False:
         return records
     try:
@@ -76,7 +121,8 @@ def _frame(records: list[dict], as_frame, columns):
         if as_frame:
             raise CertifyError("as_frame=True needs pandas ('pip install pandas')") from None
         return records
-    return pandas.DataFrame.from_records(records, columns=list(columns))
+    frame = pandas.DataFrame.from_records(records, columns=list(columns))
+    return frame.set_index(index) if index else frame
 
 
 def _game(pegs, colors, no_repetition, feedback="black-white"):
@@ -100,14 +146,26 @@ def _plain(data: bytes) -> bytes:
     return reader.gunzip(data, verify.MAX_BYTES) if data[:2] == b"\x1f\x8b" else data
 
 
+def _document_bytes(doc: dict) -> bytes:
+    """A certificate given as a dict (parsed JSON), as the JSON bytes the checkers read."""
+    import json
+
+    try:
+        return json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (TypeError, ValueError) as e:
+        raise CertifyError(f"the dict is not a JSON document: {shown(str(e), 120)}") from None
+
+
 def _read(source) -> tuple[bytes, str, str | None]:
-    """(bytes, name, path or None) of a path or bytes, read once."""
+    """(bytes, name, path or None) of a path, bytes or a dict, read once."""
     from . import verify
 
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), "<bytes>", None
+    if isinstance(source, dict):
+        return _document_bytes(source), "<dict>", None
     if not isinstance(source, (str, os.PathLike)):
-        raise CertifyError(f"expected a certificate, a path or bytes, got {type(source).__name__}")
+        raise CertifyError(f"expected a certificate, a path, bytes or a dict, got {type(source).__name__}")
     try:
         return verify.read_input(source), os.fspath(source), os.fspath(source)
     except verify.Unreadable as e:
@@ -116,31 +174,47 @@ def _read(source) -> tuple[bytes, str, str | None]:
         raise CertifyError(f"{shown(os.fspath(source))}: {e}") from None
 
 
-def _checked(data: bytes, name: str, path=None):
-    """A Certificate or a Bound of bytes a trusted checker accepted; else InvalidCertificate."""
-    from .optimality import MIXED, STRATEGY, check_bytes
+def _not_a_manifest(data: bytes, name: str) -> None:
+    from .kinds import MANIFESTS, manifest_of
 
-    kind, report = check_bytes(data, name, keep=True)
-    if kind == MIXED and report.valid:
-        raise CertifyError(f"{shown(name)} is a mixed-strategy certificate (the codebreaker's side of the game "
-                           "value): `certify verify FILE --value BOUND` checks it")
+    form = manifest_of(data)
+    if form is not None:
+        raise CertifyError(f"{shown(name)} is a manifest ({form}), not a certificate: "
+                           f"{MANIFESTS[form].split(' / ')[-1]} checks it")
+
+
+def _checked(data: bytes, name: str, path=None, max_codes=None):
+    """A Certificate, a Bound or a MixedStrategy of bytes a trusted checker accepted (the checker
+    certify.kinds picks); else InvalidCertificate."""
+    from .kinds import LOWER_BOUND, MIXED, STRATEGY, check_bytes
+
+    _not_a_manifest(data, name)
+    kind, report = check_bytes(data, name, keep=True, max_codes=max_codes)
     if not report.valid:
         raise InvalidCertificate(Report(report, kind))
-    return Certificate(data, report, path) if kind == STRATEGY else Bound(data, report, path)
+    if kind in (STRATEGY, LOWER_BOUND, MIXED):
+        return {STRATEGY: Certificate, LOWER_BOUND: Bound, MIXED: MixedStrategy}[kind](data, report, path)
+    return StaticCertificate(data, report, kind, path)
+
+
+def _of_kind(source, cls):
+    found = source if isinstance(source, _VALUES) else load(source)
+    if not isinstance(found, cls):
+        raise CertifyError(f"{shown(found.file)} is a {found.report.kind_words} certificate, "
+                           f"not a {_KIND_WORDS[cls]} certificate")
+    return found
 
 
 def _strategy(source) -> Certificate:
-    cert = source if isinstance(source, Certificate) else load(source)
-    if not isinstance(cert, Certificate):
-        raise CertifyError(f"{shown(cert.file)} is a lower-bound certificate, not a strategy certificate")
-    return cert
+    return _of_kind(source, Certificate)
 
 
 def _bound(source) -> Bound:
-    proof = source if isinstance(source, Bound) else load(source)
-    if not isinstance(proof, Bound):
-        raise CertifyError(f"{shown(proof.file)} is a strategy certificate, not a lower-bound certificate")
-    return proof
+    return _of_kind(source, Bound)
+
+
+def _mixed(source) -> MixedStrategy:
+    return _of_kind(source, MixedStrategy)
 
 
 def _game_text(game: dict) -> str:
@@ -152,8 +226,9 @@ def _game_text(game: dict) -> str:
 # -- values -------------------------------------------------------------------------------------
 
 class Report:
-    """A trusted checker's verdict on one file: ``kind`` ('strategy' or 'lower-bound'), ``valid``,
-    ``status`` ('valid', 'invalid', 'unusable'), ``error``, and what it replayed or proved."""
+    """A trusted checker's verdict on one file: ``kind`` ('strategy', 'lower-bound' or 'mixed'),
+    ``valid``, ``status`` ('valid', 'invalid', 'unusable'), ``error``, and what it replayed or
+    proved. Its text names the API's parameters where the checker's names the CLI's options."""
 
     def __init__(self, report, kind: str) -> None:
         self._report = report
@@ -162,11 +237,13 @@ class Report:
     valid = property(lambda self: self._report.valid, doc="whether the checker accepted the file")
     exit_code = property(lambda self: self._report.status, doc="the CLI's exit code: 0, 1 or 2")
     status = property(lambda self: ("valid", "invalid", "unusable")[self._report.status])
-    error = property(lambda self: self._report.error, doc="why the file was refused (None when valid)")
+    error = property(lambda self: _words(self._report.error), doc="why the file was refused (None when valid)")
     file = property(lambda self: self._report.file, doc="the file's name, as the checker shows it")
     game = property(lambda self: self._report.game)
     claims = property(lambda self: self._report.claims, doc="the file's claims (checked when valid)")
-    line = property(lambda self: self._report.line(), doc="the CLI's one line")
+    line = property(lambda self: _words(self._report.line()), doc="the checker's one line")
+    checker = property(lambda self: _CHECKERS[self.kind], doc="the trusted checker that read the file")
+    kind_words = property(lambda self: _WORDS[self.kind], doc="'strategy', 'lower-bound' or 'mixed-strategy'")
 
     @property
     def replayed(self) -> dict | None:
@@ -175,27 +252,35 @@ class Report:
 
     @property
     def statement(self) -> str | None:
-        """What a valid lower bound proves, in words (None otherwise)."""
-        return self._report.statement() if self.kind == "lower-bound" and self.valid else None
+        """What a valid lower bound or mixed strategy proves, in words (None otherwise)."""
+        return self._report.statement() if self.kind != "strategy" and self.valid else None
 
     def to_json(self) -> dict:
-        """The checker's JSON report (as ``certify verify --json`` writes each result)."""
-        return dict(self._report.to_json(), kind=self.kind)
+        """The checker's JSON report, as ``certify verify --json`` writes each result (a valid
+        strategy's replayed figures also under the keys stats, compare and explain use); its
+        error in the API's words."""
+        out = dict(self._report.to_json(), kind=self.kind)
+        out["error"] = _words(out.get("error"))
+        if self.kind == "strategy" and self.valid:
+            from .report import figures
+
+            out.update(figures(self.replayed))
+        return out
 
     def __str__(self) -> str:
         return self.line
 
     def __repr__(self) -> str:
-        return f"<Report {self.file!r} {self.kind}: {self.status}>"
+        why = "" if self.valid else f": {shown(self.error, 160)}"
+        return f"<Report {shown(self.file, 80)!r} {self.kind}: {self.status}{why}>"
 
     def _repr_html_(self) -> str:
         colour = "#1a7f37" if self.valid else "#cf222e"
-        checker = "certify/verify.py" if self.kind == "strategy" else "certify/verify_bound.py"
         head = (f'<p><b style="color:{colour}">{self.status}</b> {_e(self.file)} '
-                f"<small>({html.escape(self.kind)} certificate, checked by {checker})</small></p>")
+                f"<small>({html.escape(self.kind_words)} certificate, checked by {self.checker})</small></p>")
         if not self.valid:
             return f'<div class="certify-report">{head}<p>{_e(self.error)}</p></div>'
-        if self.kind == "lower-bound":
+        if self.kind != "strategy":
             return f'<div class="certify-report">{head}<p>{_e(self.statement)}</p></div>'
         r, c = self.replayed, self.claims
         rows = [[label, str(c[key]), str(r[key])] for label, key in
@@ -237,16 +322,18 @@ class Certificate:
         return {int(k): v for k, v in self._report.replayed["histogram"].items()}
 
     def stats(self, as_frame: bool | None = None):
-        """The distribution table (guesses, count, frequency_pct, cumulative_pct), one record per
-        number of guesses: a pandas DataFrame when ``as_frame`` (default: when pandas is installed),
-        else a list of dicts."""
+        """The distribution table (guesses, count, frequency_pct, cumulative_pct; percentages to
+        two decimals, as ``certify stats`` prints them), one record per number of guesses: a
+        pandas DataFrame indexed by guesses (1, 2, ...) when ``as_frame`` (default: when pandas is
+        installed), else a list of dicts."""
         hist, n = self.distribution, self.secrets
         records, cumulative = [], 0
         for k in range(1, self.max + 1):
             cumulative += hist.get(k, 0)
-            records.append({"guesses": k, "count": hist.get(k, 0), "frequency_pct": 100 * hist.get(k, 0) / n,
-                            "cumulative_pct": 100 * cumulative / n})
-        return _frame(records, as_frame, _STATS_COLUMNS)
+            records.append({"guesses": k, "count": hist.get(k, 0),
+                            "frequency_pct": round(100 * hist.get(k, 0) / n, 2),
+                            "cumulative_pct": round(100 * cumulative / n, 2)})
+        return _frame(records, as_frame, _STATS_COLUMNS, index="guesses")
 
     def explain(self, secret: str) -> Explanation:
         """The game ``secret`` plays through the tree, guess by guess."""
@@ -294,7 +381,21 @@ class Certificate:
         """The self-contained interactive page (``certify html``) as text."""
         from .htmltree import page
 
-        return page(self._report, self.document)[0]
+        with _LibraryWords():
+            return page(self._report, self.document)[0]
+
+    def write_page(self, path) -> PageLink:
+        """Write the interactive page (``certify html``) to ``path`` atomically; the returned
+        link shows itself in a notebook (open it from Jupyter's file browser, or in a browser)."""
+        from .files import write_output
+
+        write_output(path, self.page().encode("utf-8"), inputs=[self._path] if self._path else ())
+        return PageLink(path)
+
+    def interactive(self, height: int = 640) -> InteractivePage:
+        """The interactive page in a sandboxed frame, shown where it is displayed: the page itself
+        is embedded (a few hundred KB in the notebook), so only when asked."""
+        return InteractivePage(self.page(), height)
 
     def __str__(self) -> str:
         from .report import distribution_table
@@ -311,9 +412,14 @@ class Certificate:
     # -- display
 
     def _picture(self) -> tuple[str | None, str]:
+        """(SVG of the display's picture or None, a note or why there is none): the default
+        picture when it is small, else the first guess and its answers."""
         if self._svg is None:
             try:
-                self._svg = (self.svg(), "")
+                svg, note = self.svg(), ""
+                if len(svg) > PICTURE_INLINE:
+                    svg, note = self.svg(depth=1), "the first guess and its answers: svg(depth=K) draws more"
+                self._svg = (svg, note)
             except CertifyError as e:  # no Graphviz, or a tree too big to draw: the table still shows
                 self._svg = (None, str(e))
         return self._svg
@@ -327,7 +433,12 @@ class Certificate:
     def _repr_html_(self) -> str:
         strategy = self.document["strategy"]
         svg, why = self._picture()
-        picture = svg if svg is not None else f"<p><i>no picture: {html.escape(why)}</i></p>"
+        if svg is None:
+            picture = f"<p><i>no picture: {html.escape(why)}</i></p>"
+        else:
+            picture = svg + (f"<p><small>{html.escape(why)}</small></p>" if why else "")
+        picture += ("<p><small>the interactive tree (unfold it, find a secret, play): "
+                    "write_page('page.html') or interactive()</small></p>")
         reference = strategy.get("reference") or ""
         return (f'<div class="certify-certificate"><p><b>{_e(strategy["name"], 80)}</b> on '
                 f"{_e(_game_text(self.document['game']))} ({self.secrets} secrets), verified: "
@@ -335,28 +446,46 @@ class Certificate:
                 + (f"<p><small>{_e(reference, 600)}</small></p>" if reference else "")
                 + self._stats_html() + picture + "</div>")
 
-    def _repr_svg_(self) -> str | None:
-        return self._picture()[0]
-
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
-        """The picture and the table, and the interactive page in a sandboxed frame (it runs where
-        the notebook runs scripts; elsewhere the frame is left out and the rest shows)."""
-        text = self._repr_html_()
-        try:
-            page = self.page()
-        except CertifyError:  # e.g. more colours than the page has
-            page = None
-        if page is not None and len(page) <= PAGE_INLINE:
-            text = text[:-len("</div>")] + (
-                "<details><summary>interactive tree: unfold it, find a secret, play</summary>"
-                f'<iframe sandbox="allow-scripts" srcdoc="{html.escape(page, quote=True)}" '
-                'style="width:100%;height:640px;border:1px solid #ccc" title="interactive tree">'
-                "</iframe></details></div>")
-        bundle = {"text/plain": repr(self), "text/html": text}
-        if self._picture()[0] is not None:
-            bundle["image/svg+xml"] = self._picture()[0]
+        """The table and a small picture (under 20 KB together); the interactive page is
+        written or shown on demand (write_page, interactive)."""
+        bundle = {"text/plain": repr(self), "text/html": self._repr_html_()}
         return {k: v for k, v in bundle.items()
                 if (include is None or k in include) and (exclude is None or k not in exclude)}
+
+
+class PageLink:
+    """An interactive page written to a file: shows as a link to it."""
+
+    def __init__(self, path) -> None:
+        self.path = os.fspath(path)
+
+    def __str__(self) -> str:
+        return self.path
+
+    def __repr__(self) -> str:
+        return f"<PageLink {self.path!r}>"
+
+    def _repr_html_(self) -> str:
+        from urllib.parse import quote
+
+        return (f'<p>interactive tree: <a href="{html.escape(quote(self.path), quote=True)}" target="_blank">'
+                f"{_e(self.path)}</a></p>")
+
+
+class InteractivePage:
+    """The interactive page in a sandboxed frame (it runs where the notebook runs scripts)."""
+
+    def __init__(self, page: str, height: int = 640) -> None:
+        self.page, self.height = page, _positive(height, "height")
+
+    def __repr__(self) -> str:
+        return f"<InteractivePage {len(self.page)} characters>"
+
+    def _repr_html_(self) -> str:
+        return (f'<iframe sandbox="allow-scripts" srcdoc="{html.escape(self.page, quote=True)}" '
+                f'style="width:100%;height:{self.height}px;border:1px solid #ccc" title="interactive tree">'
+                "</iframe>")
 
 
 class Explanation:
@@ -543,6 +672,190 @@ class Optimality:
                 f"<p>{_e(self.strategy.report.line)}</p><p>{_e(self.bound.report.line)}</p></div>")
 
 
+class MixedStrategy:
+    """A mixed strategy (the codebreaker's side of the game value) the checker
+    (``certify/verify_mixed.py``) accepted: ``data``, ``report``, ``game``, ``strategies`` (how many
+    trees it mixes), ``orbits``, ``maximum`` (its exact expected guesses against the worst secret,
+    a Fraction) and ``statement``."""
+
+    def __init__(self, data: bytes, report, path=None) -> None:
+        self.data = data
+        self._report = report
+        self._path = path
+
+    file = property(lambda self: self._report.file)
+    report = property(lambda self: Report(self._report, "mixed"), doc="the checker's report")
+    game = property(lambda self: dict(self._report.game))
+    claims = property(lambda self: dict(self._report.claims))
+    strategies = property(lambda self: self._report.strategies, doc="how many trees it mixes")
+    orbits = property(lambda self: [dict(o) for o in self._report.orbits],
+                      doc="[{'orbit', 'codes', 'expected'}]: the expected guesses per orbit of secrets")
+    maximum = property(lambda self: self._report.maximum, doc="the expected guesses against the worst secret")
+    mean = property(lambda self: float(self.maximum))
+    statement = property(lambda self: self._report.statement(), doc="what it proves, in words")
+
+    def to_json(self) -> str:
+        """The JSON text the checker accepted (decompressed)."""
+        return _plain(self.data).decode("utf-8")
+
+    def save(self, path) -> None:
+        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
+        from .files import write_output
+
+        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
+
+    def __str__(self) -> str:
+        return self.statement
+
+    def __repr__(self) -> str:
+        return f"<MixedStrategy {self.file}: {self.strategies} trees, at most {self.maximum} guesses on average>"
+
+    def _repr_html_(self) -> str:
+        rows = [[_e(o["orbit"]), str(o["codes"]), _e(o["expected"])] for o in self._report.orbits]
+        return (f'<div class="certify-mixed"><p><b style="color:#1a7f37">valid mixed strategy</b> '
+                f"{_e(self.file)}</p><p>{_e(self.statement)}</p>"
+                + _table(["orbit", "codes", "expected guesses"], rows, 1) + "</div>")
+
+
+class StaticCertificate:
+    """A Static Mastermind certificate or lower bound (all questions asked at once) the static
+    checker (``certify/verify_static.py``) accepted: ``data``, ``report``, ``kind`` ('static' or
+    'static-lower-bound'), ``game``, ``claims`` and ``statement``."""
+
+    def __init__(self, data: bytes, report, kind: str, path=None) -> None:
+        self.data, self._report, self.kind, self._path = data, report, kind, path
+
+    file = property(lambda self: self._report.file)
+    report = property(lambda self: Report(self._report, self.kind), doc="the checker's report")
+    game = property(lambda self: dict(self._report.game))
+    claims = property(lambda self: dict(self._report.claims))
+    statement = property(lambda self: self._report.statement(), doc="what it proves, in words")
+
+    def to_json(self) -> str:
+        """The JSON text the checker accepted (decompressed)."""
+        return _plain(self.data).decode("utf-8")
+
+    def save(self, path) -> None:
+        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
+        from .files import write_output
+
+        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
+
+    def __str__(self) -> str:
+        return self.statement
+
+    def __repr__(self) -> str:
+        return f"<StaticCertificate {self.statement}>"
+
+    def _repr_html_(self) -> str:
+        return self.report._repr_html_()
+
+
+class GameValue:
+    """The game value from both sides: ``codemaker`` (a weighted :class:`Bound`), ``codebreaker``
+    (a :class:`MixedStrategy`), ``lower`` and ``upper`` (Fractions), ``proven``, ``value`` (the
+    Fraction when proven, else None) and ``text`` (``certify verify MIXED --value BOUND``'s last line)."""
+
+    def __init__(self, result: dict, codebreaker: MixedStrategy, codemaker: Bound) -> None:
+        self.result, self.codebreaker, self.codemaker = result, codebreaker, codemaker
+
+    proven = property(lambda self: self.result["proven"])
+    lower = property(lambda self: Fraction(self.result["lower"]))
+    upper = property(lambda self: Fraction(self.result["upper"]))
+    value = property(lambda self: None if self.result["value"] is None else Fraction(self.result["value"]))
+    text = property(lambda self: self.result["text"])
+
+    def to_json(self) -> dict:
+        return dict(self.result)
+
+    def __str__(self) -> str:
+        return "\n".join([self.codebreaker.report.line, self.codemaker.report.line, self.text])
+
+    def __repr__(self) -> str:
+        return f"<GameValue {self.text}>"
+
+    def _repr_html_(self) -> str:
+        colour = "#1a7f37" if self.proven else "#cf222e"
+        return (f'<div class="certify-value"><p><b style="color:{colour}">{html.escape(self.text)}</b></p>'
+                f"<p>{_e(self.codebreaker.report.line)}</p><p>{_e(self.codemaker.report.line)}</p></div>")
+
+
+class Comparison:
+    """Verified strategy certificates side by side (``certify compare``): ``rows`` (one dict per
+    certificate, every number from the verifier's replay), ``table()``, ``to_csv()``, ``to_json()``
+    and ``frame()``."""
+
+    def __init__(self, rows: list) -> None:
+        self.rows = rows
+
+    def table(self, max_columns: int | None = 8) -> str:
+        from . import compare
+
+        return _words(compare.table(self.rows, max_columns))
+
+    def to_csv(self) -> str:
+        from . import compare
+
+        return compare.csv_text(self.rows)
+
+    def to_json(self) -> dict:
+        from . import compare
+
+        return compare.to_json(self.rows)
+
+    def frame(self, as_frame: bool | None = None):
+        """One record per certificate (file, strategy, game, secrets, max_guesses, total_guesses,
+        mean): a pandas DataFrame when ``as_frame`` (default: when pandas is installed)."""
+        from .compare import game_label
+
+        columns = ("file", "strategy", "game", "secrets", "max_guesses", "total_guesses", "mean")
+        records = [{"file": r["file"], "strategy": r["strategy"]["name"], "game": game_label(r["game"]),
+                    "secrets": r["secrets"], "max_guesses": r["max_guesses"], "total_guesses": r["total_guesses"],
+                    "mean": round(r["mean"], 4)} for r in self.rows]
+        return _frame(records, as_frame, columns)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def __repr__(self) -> str:
+        return f"<Comparison of {len(self.rows)} certificates>"
+
+    def _repr_html_(self) -> str:
+        lines = self.table(None).splitlines()
+        return f'<div class="certify-compare"><pre>{html.escape(chr(10).join(lines))}</pre></div>'
+
+
+class WhyExplanation:
+    """Why a worst-case lower bound holds, in plain words (``certify why``), from the bytes the
+    checker accepted: ``bound`` (the :class:`Bound`), ``doc`` (``certify why --json``), ``lines``."""
+
+    def __init__(self, why, bound: Bound) -> None:
+        self._why, self.bound = why, bound
+
+    doc = property(lambda self: self._why.doc)
+
+    @property
+    def lines(self) -> list[str]:
+        from .why import text_lines
+
+        return text_lines(self._why)
+
+    def page(self) -> str:
+        """The explanation as a self-contained HTML page (``certify why --html``)."""
+        from .why import html_page
+
+        return html_page(self._why)
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines)
+
+    def __repr__(self) -> str:
+        return f"<WhyExplanation {self.bound.statement}>"
+
+    def _repr_html_(self) -> str:
+        return f'<div class="certify-why"><pre>{html.escape(str(self))}</pre></div>'
+
+
 # -- functions ----------------------------------------------------------------------------------
 
 def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetition: bool = False,
@@ -568,35 +881,62 @@ def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetiti
     return _checked(dumps(cert), f"<{cls.id} {game.slug}>")
 
 
-def load(source) -> Certificate | Bound:
-    """A certificate from a path or bytes (plain or gzipped JSON), read once and checked by the
-    checker of its kind: a :class:`Certificate` (strategy) or a :class:`Bound` (lower bound).
-    Raises :class:`InvalidCertificate` when the checker refuses it."""
-    if isinstance(source, (Certificate, Bound)):
+def _max_codes(max_codes):
+    from .verify_bound import CODES_CEILING
+
+    _positive(max_codes, "max_codes")
+    if max_codes is not None and max_codes > CODES_CEILING:
+        raise CertifyError(f"max_codes: at most {CODES_CEILING}, got {max_codes}")
+    return max_codes
+
+
+def load(source, max_codes: int | None = None) -> Certificate | Bound | MixedStrategy | StaticCertificate:
+    """A certificate from a path, bytes (plain or gzipped JSON) or a dict (the parsed JSON), read
+    once and checked by the checker of its kind (certify.kinds): a :class:`Certificate`
+    (strategy), a :class:`Bound` (lower bound), a :class:`MixedStrategy` or a
+    :class:`StaticCertificate` (Static Mastermind). ``max_codes`` lets
+    the lower-bound checker take games past 10,000 codes. Raises :class:`InvalidCertificate` when
+    the checker refuses it, CertifyError for a manifest or a file that cannot be read."""
+    if isinstance(source, _VALUES):
         return source
     data, name, path = _read(source)
-    return _checked(data, name, path)
+    return _checked(data, name, path, _max_codes(max_codes))
 
 
-def verify_certificate(source, max_guesses: int | None = None) -> Report:
-    """The trusted checker's report on a path, bytes, a Certificate or a Bound (``certify verify``):
-    a report that says invalid or unusable is returned, not raised. ``max_guesses`` also requires a
-    strategy to find every secret within that many guesses."""
-    from .optimality import LOWER_BOUND, check_any, check_bytes
+def verify_certificate(source, max_guesses: int | None = None, max_codes: int | None = None) -> Report:
+    """The trusted checker's report on a path, bytes, a dict or a checked value (``certify
+    verify``): a report that says invalid or unusable is returned, not raised. ``max_guesses``
+    also requires a strategy to find every secret within that many guesses; ``max_codes`` lets
+    the lower-bound checker take games past 10,000 codes. A manifest (certificates/index.json...)
+    is not a certificate: CertifyError, where ``certify verify`` skips it."""
+    from .kinds import STRATEGY, check_bytes, manifest_of, read
 
     _positive(max_guesses, "max_guesses")
-    if isinstance(source, (Certificate, Bound)):
-        kind, report = check_bytes(source.data, source.file, max_guesses)
+    _max_codes(max_codes)
+    if isinstance(source, _VALUES):
+        data, name = source.data, source.file
     elif isinstance(source, (bytes, bytearray, memoryview)):
-        kind, report = check_bytes(bytes(source), "<bytes>", max_guesses)
+        data, name = bytes(source), "<bytes>"
+    elif isinstance(source, dict):
+        data, name = _document_bytes(source), "<dict>"
     elif isinstance(source, (str, os.PathLike)):
-        kind, report = check_any(source, max_guesses)
+        data, unread = read(source)
+        if data is None:
+            return Report(unread, STRATEGY)
+        name = source
     else:
-        raise CertifyError(f"expected a certificate, a path or bytes, got {type(source).__name__}")
-    if kind == LOWER_BOUND and max_guesses is not None:
+        raise CertifyError(f"expected a certificate, a path, bytes or a dict, got {type(source).__name__}")
+    if manifest_of(data) is not None:
+        _not_a_manifest(data, os.fspath(name))
+    kind, report = check_bytes(data, name, max_guesses, max_codes=max_codes)
+    if kind != STRATEGY and max_guesses is not None:
         raise CertifyError(f"max_guesses applies to strategy certificates; {shown(report.file)} is a "
-                           "lower-bound certificate (its claims say what it proves)")
+                           f"{_WORDS[kind]} certificate (its claims say what it proves)")
     return Report(report, kind)
+
+
+_KIND_WORDS = {Certificate: "strategy", Bound: "lower-bound", MixedStrategy: "mixed-strategy"}
+_VALUES = (Certificate, Bound, MixedStrategy, StaticCertificate)
 
 
 def stats(source, as_frame: bool | None = None):
@@ -740,3 +1080,131 @@ def verify_optimality(strategy, proof) -> Optimality:
 
     cert, lower = _strategy(strategy), _bound(proof)
     return Optimality(compare(cert._report, lower._report), cert, lower)
+
+
+def compare_certificates(*sources, sort: str = "file") -> Comparison:
+    """Strategy certificates side by side (``certify compare``): each a path, bytes, a dict or a
+    Certificate, verified; ``sort`` 'file' (the order given), 'strategy', 'mean', 'max' or 'total'."""
+    from . import compare
+
+    if len(sources) == 1 and isinstance(sources[0], (list, tuple)):
+        sources = tuple(sources[0])
+    if not sources:
+        raise CertifyError("compare_certificates needs at least one certificate")
+    if sort not in compare.SORTS:
+        raise CertifyError(f"sort must be one of {', '.join(compare.SORTS)}, got {shown(repr(sort), 40)}")
+    certs = [_strategy(x) for x in sources]
+    return Comparison(compare.sort([compare.row(c._report) for c in certs], sort))
+
+
+def import_tree(fmt: str, source, pegs: int | None = None, colors: int | None = None,
+                no_repetition: bool = False, run: int | None = None) -> Certificate:
+    """Another program's strategy tree as a verified certificate (``certify import``): ``fmt`` one
+    of certify.importers.FORMATS ('cpp-text', 'c-punchcard', 'c-yaml', 'cuda-dot', 'cuda-json'),
+    ``source`` a path or bytes (plain or gzipped). A tree that fails a secret raises
+    :class:`~certify.importers.Mismatch`; a file not in its format, ParseError (both CertifyError)."""
+    from . import importers
+    from .certificate import dumps
+
+    if isinstance(source, dict):
+        raise CertifyError("import_tree reads another program's file: a path or bytes")
+    raw, name, _ = _read(source)
+    if len(raw) > importers.MAX_BYTES:
+        raise CertifyError(f"{shown(name)}: larger than {importers.MAX_BYTES} bytes (the limit)")
+    _positive(pegs, "pegs"), _positive(colors, "colors"), _positive(run, "run")
+    with _LibraryWords():
+        cert = importers.import_certificate(fmt, raw, shown(name), pegs=pegs, colors=colors,
+                                            repetition=False if no_repetition else None, run=run)
+    return _checked(dumps(cert), f"<{fmt} {shown(name)}>")
+
+
+def why_bound(proof, depth: int = 1, branches: int = 5, max_codes: int | None = None) -> WhyExplanation:
+    """Why a worst-case lower-bound proof holds, in plain words (``certify why``): checked first,
+    then explained from the very bytes the checker accepted, ``depth`` levels below the root and at
+    most ``branches`` guesses at each. Raises InvalidCertificate when the checker refuses it."""
+    from .kinds import LOWER_BOUND
+    from .why import explain_bytes
+
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise CertifyError(f"depth must be an integer >= 0, got {shown(repr(depth), 40)}")
+    _positive(branches, "branches")
+    if isinstance(proof, Bound):
+        data, name, path = proof.data, proof.file, proof._path
+    else:
+        data, name, path = _read(proof)
+    with _LibraryWords():
+        report, found = explain_bytes(data, name, depth, branches)
+    if found is None:
+        raise InvalidCertificate(Report(report, LOWER_BOUND))
+    return WhyExplanation(found, Bound(data, report, path))
+
+
+def split_proof(proof, folder, depth: int | None = None, parts: int | None = None) -> dict:
+    """Cut a lower-bound proof file into a main file and part files in ``folder`` (new or empty),
+    to be checked in parallel (``certify split-proof``): the nodes first reached after ``depth``
+    guesses, or about ``parts`` parts. Untrusted: :func:`verify_parts` checks the result. Returns
+    {'main', 'parts', 'nodes'}."""
+    from .proofparts import write_split
+
+    if (depth is None) == (parts is None):
+        raise CertifyError("give depth or parts (one of them)")
+    _positive(depth, "depth"), _positive(parts, "parts")
+    if not isinstance(proof, (str, os.PathLike)):
+        raise CertifyError(f"split_proof reads a proof file: a path, got {type(proof).__name__}")
+    with _LibraryWords():
+        return write_split(os.fspath(proof), os.fspath(folder), depth=depth, parts=parts)
+
+
+def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None) -> list[Report]:
+    """The checker's verdict on split proofs (``certify verify MAIN --parts DIR``): ``main`` a
+    path or a list of paths (the main files), ``parts`` a folder or a list of part files, checked
+    in ``jobs`` processes. One report per main file."""
+    from . import verify_bound
+    from .kinds import LOWER_BOUND
+
+    _positive(jobs, "jobs")
+    mains = [main] if isinstance(main, (str, os.PathLike)) else list(main)
+    try:
+        files = (verify_bound.part_files(parts) if isinstance(parts, (str, os.PathLike)) and os.path.isdir(parts)
+                 else [parts] if isinstance(parts, (str, os.PathLike)) else list(parts))
+    except verify_bound.verify.Unreadable as e:
+        raise CertifyError(f"cannot read parts folder {e}") from None
+    reports = verify_bound.check_split([os.fspath(m) for m in mains], [os.fspath(f) for f in files], jobs,
+                                       None, None, _max_codes(max_codes) or verify_bound.MAX_CODES)
+    return [Report(r, LOWER_BOUND) for r in reports]
+
+
+def game_value(pegs: int = 3, colors: int = 3, no_repetition: bool = False) -> GameValue:
+    """The value of the game in which the codemaker draws the secret from a distribution and the
+    codebreaker may randomise (``certify value``), for games of at most 1296 codes: the
+    codemaker's weighted lower bound and the codebreaker's mixed strategy, each checked by its
+    trusted checker, then compared. Save them with ``.codemaker.save(path)`` and
+    ``.codebreaker.save(path)``."""
+    import orjson
+
+    from ._version import __version__
+    from .commands.value import MAX_VALUE_CODES
+    from .optimality import compare_value
+    from .value import game_value as solve
+    from .value import mixed_document
+
+    game = _game(pegs, colors, no_repetition)
+    if game.size > MAX_VALUE_CODES:
+        raise CertifyError(f"game {game} has {game.size} codes; the game value is searched for games of at most "
+                           f"{MAX_VALUE_CODES} codes (4x6)")
+    generator = {"name": "certify", "version": __version__}
+    result = solve(game.pegs, game.colors, game.repetition, generator=generator)
+    maker = _checked(orjson.dumps(result.proof, option=orjson.OPT_SORT_KEYS) + b"\n", f"<value {game.slug} codemaker>")
+    breaker = _checked(orjson.dumps(mixed_document(result, generator), option=orjson.OPT_INDENT_2) + b"\n",
+                       f"<value {game.slug} codebreaker>")
+    return GameValue(compare_value(breaker._report, maker._report), breaker, maker)
+
+
+def verify_value(mixed, bound) -> GameValue:
+    """A mixed strategy beside a weighted lower bound (``certify verify MIXED --value BOUND``): both
+    checked (paths, bytes, dicts or values of this module), then compared; CertifyError when they
+    cannot be (another game, a bound without weights)."""
+    from .optimality import compare_value
+
+    breaker, maker = _mixed(mixed), _bound(bound)
+    return GameValue(compare_value(breaker._report, maker._report), breaker, maker)

@@ -5,6 +5,7 @@ import json
 import shutil
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ def test_all_names_are_the_api_and_submodules_keep_their_names():
     # build, verify and hint are modules of the package: the API's names do not shadow them.
     import importlib
 
-    for module in ("build", "verify", "hint"):
+    for module in ("build", "verify", "hint", "compare", "why", "value"):
         loaded = importlib.import_module(f"certify.{module}")
         assert getattr(certify, module) is loaded
     assert callable(certify.verify_certificate) and callable(certify.build_certificate)
@@ -101,8 +102,49 @@ def test_load_refuses_with_the_checkers_report(tmp_path):
     assert e.value.report.exit_code == 1
     with pytest.raises(CertifyError, match="cannot read .*missing.json"):
         certify.load(tmp_path / "missing.json")
-    with pytest.raises(CertifyError, match="expected a certificate, a path or bytes, got int"):
+    with pytest.raises(CertifyError, match="expected a certificate, a path, bytes or a dict, got int"):
         certify.load(3)
+    with pytest.raises(api.InvalidCertificate, match="claims.total_guesses: claimed 75, replay gives 74"):
+        certify.load(doc)  # a dict: the same checker on the same document
+    with pytest.raises(CertifyError, match="the dict is not a JSON document"):
+        certify.load({"format": {1, 2}})
+
+
+def test_load_takes_a_dict_and_every_kind_of_certificate():
+    """A strategy, a lower bound and a mixed strategy each load as their value; a manifest is named."""
+    doc = json.loads((CERTS / "knuth-3x3.json").read_text())
+    cert = certify.load(doc)
+    assert isinstance(cert, certify.Certificate) and cert.file == "<dict>" and cert.document["tree"] == doc["tree"]
+    assert certify.verify_certificate(doc).valid
+    bound = certify.load(json.loads((BOUNDS / "worst-case-3x3.json").read_text()))
+    assert isinstance(bound, certify.Bound) and bound.claims == {"worst_case": 4}
+    mixed = certify.load(CERTS / "value" / "value-3x4-codebreaker.json")  # refused before (issue 38)
+    assert isinstance(mixed, certify.MixedStrategy) and mixed.report.kind == "mixed"
+    assert mixed.maximum == Fraction(219, 68) and mixed.strategies == 3 and mixed.game["colors"] == 4
+    assert "needs on average at most 219/68 (3.2206) guesses for every secret of 3x4" in mixed.statement
+    assert "verify_mixed.py" in mixed.report._repr_html_() and "<td" in mixed._repr_html_()
+    assert certify.verify_certificate(CERTS / "value" / "value-3x4-codebreaker.json").status == "valid"
+    with pytest.raises(CertifyError, match="is a mixed-strategy certificate, not a strategy certificate"):
+        certify.stats(mixed)
+    static = certify.load(CERTS / "static" / "static-2x10.json")  # Static Mastermind: its own checker
+    assert isinstance(static, certify.StaticCertificate) and static.report.checker == "certify/verify_static.py"
+    assert static.report.kind == "static" and "questions separate all 100 secrets of 2x10" in static.statement
+    with pytest.raises(CertifyError, match=r"index.json is a manifest \(certify-certificate-index\), not a "
+                                           r"certificate: python -m certify.catalog verify checks it"):
+        certify.load(CERTS / "index.json")
+
+
+def test_a_report_shows_why_and_speaks_of_the_apis_parameters(knuth):
+    short = certify.verify_certificate(knuth, max_guesses=4)
+    assert repr(short).endswith("knuth-4x6.json' strategy: invalid: secret 3553 needs 5 guesses, more than "
+                                "max_guesses=4: 0011 -(0,0)-> 2234 -(0,1)-> 5535 -(1,2)-> 0305 -(0,2)-> 3553>")
+    assert "--" not in short.error and "--" not in short.line and "--" not in short.to_json()["error"]
+    big = certify.verify_certificate(CERTS / "atlas" / "worst-case-5x7.json.gz")
+    assert big.error.endswith("(limit 10000; max_codes=16807 raises it)")
+    assert api._words("give --pegs and --colors, or --run N (1..3); --depth 2") == \
+        "give pegs and colors, or run=N (1..3); depth=2"
+    with pytest.raises(CertifyError, match=r"^run goes with cuda-json"):  # the importer's words, translated
+        certify.import_tree("cpp-text", b"x", run=1)
 
 
 @pytest.mark.parametrize("call, message", [
@@ -141,11 +183,13 @@ def test_verify_returns_reports_valid_invalid_unusable(knuth, tmp_path):
 def test_stats_records_and_frames(knuth, monkeypatch):
     records = certify.stats(CERTS / "knuth-4x6.json", as_frame=False)
     assert [r["count"] for r in records] == [1, 6, 62, 533, 694]
-    assert records[-1]["cumulative_pct"] == pytest.approx(100) and records[2]["frequency_pct"] == pytest.approx(
-        100 * 62 / 1296)
+    # rounded as `certify stats` prints them
+    assert [r["frequency_pct"] for r in records] == [0.08, 0.46, 4.78, 41.13, 53.55]
+    assert [r["cumulative_pct"] for r in records] == [0.08, 0.54, 5.32, 46.45, 100.0]
     frame = knuth.stats(as_frame=True)
-    assert list(frame.columns) == ["guesses", "count", "frequency_pct", "cumulative_pct"]
-    assert frame["count"].sum() == 1296 and (frame["guesses"] * frame["count"]).sum() == 5801
+    assert list(frame.columns) == ["count", "frequency_pct", "cumulative_pct"] and frame.index.name == "guesses"
+    assert list(frame.index) == [1, 2, 3, 4, 5]  # indexed by guesses, from 1
+    assert frame["count"].sum() == 1296 and (frame.index * frame["count"]).sum() == 5801
     monkeypatch.setitem(sys.modules, "pandas", None)  # as if pandas were not installed
     assert knuth.stats() == records
     with pytest.raises(CertifyError, match="as_frame=True needs pandas"):
@@ -266,11 +310,26 @@ def test_certificate_shows_table_picture_and_page(small):
     assert "<b>knuth</b> on 3 pegs x 3 colours (27 secrets), verified" in html
     assert '<td style="text-align:right">17</td>' in html
     assert ("<svg" in html) if HAVE_DOT else ("no picture: Graphviz" in html)
-    assert small._repr_svg_().startswith("<svg") if HAVE_DOT else small._repr_svg_() is None
+    assert not hasattr(small, "_repr_svg_")  # (IPython would add the picture a second time)
     bundle = small._repr_mimebundle_()
-    assert set(bundle) == {"text/plain", "text/html"} | ({"image/svg+xml"} if HAVE_DOT else set())
-    assert '<iframe sandbox="allow-scripts" srcdoc="' in bundle["text/html"]
+    assert set(bundle) == {"text/plain", "text/html"}
+    assert "<iframe" not in bundle["text/html"] and "write_page('page.html') or interactive()" in html
     assert set(small._repr_mimebundle_(include={"text/plain"})) == {"text/plain"}
+
+
+@pytest.mark.skipif(not HAVE_DOT, reason="the picture needs Graphviz's dot (tools/system-packages.sh)")
+def test_a_certificates_display_stays_small(knuth, tmp_path):
+    """4x6's whole display was 223 KB (page 138 KB + picture 85 KB twice); now its table and the
+    first level of the tree, the page written on demand."""
+    bundle = certify.load(knuth.data)._repr_mimebundle_()
+    size = sum(len(v.encode()) for v in bundle.values())
+    assert size < 20_000, size
+    assert "<svg" in bundle["text/html"] and "svg(depth=K) draws more" in bundle["text/html"]
+    link = knuth.write_page(tmp_path / "knuth <4x6>.html")
+    assert (tmp_path / "knuth <4x6>.html").read_text(encoding="utf-8") == knuth.page()
+    assert 'href="' in link._repr_html_() and "knuth &lt;4x6&gt;.html</a>" in link._repr_html_()
+    frame = knuth.interactive()._repr_html_()
+    assert frame.startswith('<iframe sandbox="allow-scripts" srcdoc="') and len(frame) > 40_000
 
 
 def test_certificate_without_graphviz_still_shows_its_table(small, tmp_path, monkeypatch):
@@ -279,7 +338,7 @@ def test_certificate_without_graphviz_still_shows_its_table(small, tmp_path, mon
     html = fresh._repr_html_()
     assert "<svg" not in html and "no picture: Graphviz&#x27;s &#x27;dot&#x27; program is not installed" in html
     assert '<td style="text-align:right">17</td>' in html
-    assert fresh._repr_svg_() is None and "image/svg+xml" not in fresh._repr_mimebundle_()
+    assert "image/svg+xml" not in fresh._repr_mimebundle_()
     with pytest.raises(CertifyError, match="not installed"):
         fresh.svg()
 
@@ -337,8 +396,7 @@ def test_interactive_page_runs_inside_the_sandboxed_frame(small, tmp_path):
     from selenium.webdriver.common.by import By
 
     page = tmp_path / "notebook.html"
-    page.write_text("<!doctype html><meta charset=utf-8><body>"
-                    + small._repr_mimebundle_()["text/html"].replace("<details>", "<details open>"))
+    page.write_text("<!doctype html><meta charset=utf-8><body>" + small.interactive()._repr_html_())
     options = Options()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
@@ -367,3 +425,79 @@ def test_the_docs_python_example_runs_and_says_true():
     assert (names["cert"].total, names["cert"].max) == (5801, 5)  # as its comments say
     assert names["strategy"].total == 73 == names["proof"].claims["total"]
     assert f"'{certify.verify_optimality(names['cert'], names['worst']).text}'" in code
+
+
+# -- the other commands: compare, import, why, split-proof, value ----------------------------
+
+def test_compare_certificates(knuth, small):
+    found = certify.compare_certificates(knuth, CERTS / "entropy-4x6.json", sort="total")
+    assert [r["total_guesses"] for r in found.rows] == [5722, 5801]
+    assert "knuth" in found.table() and found.to_csv().startswith("file,")
+    frame = found.frame(as_frame=False)
+    assert frame[1]["file"].endswith("knuth-4x6.json")
+    assert {**frame[1], "file": ""} == {"file": "", "strategy": "knuth", "game": "4x6", "secrets": 1296,
+                        "max_guesses": 5, "total_guesses": 5801, "mean": 4.4761}
+    with pytest.raises(CertifyError, match="sort must be one of"):
+        certify.compare_certificates(knuth, sort="nope")
+    with pytest.raises(CertifyError, match="is a lower-bound certificate, not a strategy certificate"):
+        certify.compare_certificates(knuth, BOUNDS / "total-3x3.json")
+
+
+IMPORT_DATA = ROOT / "tests" / "data" / "import"
+
+
+@pytest.mark.parametrize("fmt, name", [("cpp-text", "knuth-3x3.txt"), ("c-yaml", "knuth-3x3.yml"),
+                                       ("cuda-dot", "knuth-3x3.gv"), ("c-punchcard", "knuth-3x3.cards")])
+def test_import_tree_gives_the_verified_certificate_as_the_cli_writes_it(fmt, name, tmp_path, capsys):
+    from certify.__main__ import main
+
+    found = certify.import_tree(fmt, IMPORT_DATA / name)
+    assert isinstance(found, certify.Certificate) and found.document["tree"] == \
+        json.loads((CERTS / "knuth-3x3.json").read_text())["tree"]
+    assert main(["import", fmt, str(IMPORT_DATA / name), "-o", str(tmp_path / "cli.json"), "-q"]) == 0
+    assert json.loads(found.to_json()) == json.loads((tmp_path / "cli.json").read_text())
+    assert certify.import_tree(fmt, (IMPORT_DATA / name).read_bytes()).total == 74
+
+
+def test_import_tree_refusals():
+    with pytest.raises(CertifyError, match="unknown format 'nope'"):
+        certify.import_tree("nope", b"")
+    text = (IMPORT_DATA / "knuth-3x3.txt").read_text()
+    with pytest.raises(CertifyError, match="27 secrets at the root is not the size of the game of 3 pegs and 2 colours"):
+        certify.import_tree("cpp-text", text.encode(), colors=2)
+
+
+def test_why_bound_explains_a_checked_worst_case_proof():
+    found = certify.why_bound(BOUNDS / "worst-case-3x3.json")
+    assert found.bound.claims == {"worst_case": 4} and str(found).count("\n") > 2
+    assert "needs &gt;= 4" in found._repr_html_() or "4" in found._repr_html_()
+    assert found.page().startswith("<!DOCTYPE html>")
+    with pytest.raises(CertifyError, match="proves a total number of guesses"):
+        certify.why_bound(BOUNDS / "total-3x3.json")
+    with pytest.raises(CertifyError, match="depth must be an integer >= 0"):
+        certify.why_bound(BOUNDS / "worst-case-3x3.json", depth=-1)
+
+
+def test_split_proof_and_verify_parts(tmp_path):
+    summary = certify.split_proof(BOUNDS / "total-3x3.json", tmp_path / "parts", depth=1)
+    assert summary["parts"] and summary["main"].endswith("main.json")
+    (report,) = certify.verify_parts(summary["main"], tmp_path / "parts")
+    assert report.valid and report.claims == json.loads((BOUNDS / "total-3x3.json").read_text())["claims"]
+    alone = certify.verify_certificate(summary["main"])
+    assert not alone.valid and "parts" in alone.error and "--part" not in alone.error
+    with pytest.raises(CertifyError, match="give depth or parts"):
+        certify.split_proof(BOUNDS / "total-3x3.json", tmp_path / "other")
+
+
+def test_game_value_is_proven_from_both_sides(tmp_path):
+    found = certify.game_value(2, 3)
+    committed = certify.verify_value(CERTS / "value" / "value-2x3-codebreaker.json",
+                                     CERTS / "value" / "value-2x3-codemaker.json")
+    assert found.proven and found.value == committed.value == found.lower == found.upper
+    assert found.text == committed.text and found.text.startswith("game value v = ")
+    found.codemaker.save(tmp_path / "maker.json")
+    assert certify.load(tmp_path / "maker.json").claims == found.codemaker.claims
+    with pytest.raises(CertifyError, match="the lower bound has no weights"):
+        certify.verify_value(found.codebreaker, BOUNDS / "total-2x3.json")
+    with pytest.raises(CertifyError, match="at most 1296 codes"):
+        certify.game_value(5, 5)

@@ -66,17 +66,50 @@ def test_it_runs_without_errors_in_this_interpreter(executed):
     assert all(c.execution_count for c in executed.values())
 
 
+def _size(cell) -> int:
+    """The bytes a cell's outputs add to the notebook file."""
+    return len(json.dumps([dict(o) for o in cell.outputs]).encode())
+
+
 def test_built_certificate_shows_its_table_and_picture(executed):
     cell = executed["build"]
     shown = _html(cell)
     assert "knuth</b> on 4 pegs x 6 colours (1296 secrets), verified" in shown
     assert "<td style=\"text-align:right\">694</td>" in shown  # the table's 5-guess row
-    assert "<iframe sandbox=\"allow-scripts\" srcdoc=" in shown  # the interactive page
-    svg = any("image/svg+xml" in o.data for o in cell.outputs if o.output_type == "execute_result")
-    if HAVE_DOT:  # the picture, inline
-        assert "<svg" in shown and svg
+    assert "<iframe" not in shown and "write_page(" in shown  # the interactive page: on demand
+    assert not any("image/svg+xml" in o.data for o in cell.outputs if o.output_type == "execute_result")
+    if HAVE_DOT:  # the picture, inline: the first level (the whole default picture is 85 KB)
+        assert "<svg" in shown and "svg(depth=K) draws more" in shown
     else:
-        assert "no picture: Graphviz" in shown and not svg
+        assert "no picture: Graphviz" in shown
+
+
+def test_a_certificates_display_stays_small(executed):
+    """Issue 38: each certificate's display embedded 220-420 KB. Measured: 4x6's build cell."""
+    assert _size(executed["build"]) < 20_000, _size(executed["build"])
+    assert _size(executed["optimal"]) < 20_000, _size(executed["optimal"])
+
+
+def test_the_page_is_written_on_demand_and_linked(executed):
+    link = _html(executed["page"])
+    assert link.startswith("<p>interactive tree: <a href=") and "knuth-4x6.html</a>" in link
+    assert _size(executed["page"]) < 2_000
+
+
+def test_a_refused_report_says_why_in_the_apis_words(executed):
+    text = _text(executed["refused"])
+    assert "strategy: invalid: secret 3553 needs 5 guesses, more than max_guesses=4" in text
+    assert "--max-guesses" not in text
+
+
+def test_why_compare_and_the_game_value(executed):
+    assert "every strategy for 4x6 needs >= 5 guesses" in _text(executed["why"])
+    assert "0011       90  256 after 0,0 or 0,1 or 1,0" in _text(executed["why"])
+    frame = _html(executed["compare"])
+    assert "entropy" in frame and "5722" in frame and "5801" in frame
+    text = _text(executed["value"])
+    assert "game value v = 219/68 (≈ 3.2206), proven from both sides" in text
+    assert "valid mixed strategy" in text and "needs on average at most 219/68" in text
 
 
 def test_verify_says_valid_with_the_replayed_claims(executed):
