@@ -271,9 +271,9 @@ def published(pegs: int, colors: int, rule: str):
             return {2: 3, 3: 3, 4: 4, 5: 5, 6: 5, 7: 6}[colors], "Goddard's table"
         if colors <= 10:
             return f"<= {-(-2 * colors // 3) + 1} (\"?\")", "Goddard's table"
-        return f"{-(-2 * colors // 3) + 1} for large c", "Goddard, ceil(2c/3) + 1"
-    if rule == "black-white" and pegs == 3:
-        return f"{colors} for large c", "Goddard, c; not stated for small c"
+        return f"{-(-2 * colors // 3) + 1} for large c", "Goddard's ceil(2c/3) + 1"
+    if rule == "black-white" and pegs == 3 and colors >= 4:
+        return f"{colors} for large c", "Goddard's c"
     if rule == "black-only" and pegs == 2:
         return -(-(4 * colors - 1) // 3), "ceil((4c - 1)/3), Jaeger and Drewes"
     if rule == "black-only" and pegs == 3:

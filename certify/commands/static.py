@@ -40,6 +40,24 @@ def cmd_static_verify(args) -> int:
     return verify_static.run(args.files, args.json)
 
 
+def cmd_static_page(args) -> int:
+    from .. import files, reader, static_page, verify_static
+    from ..text import shown
+
+    files.check_output(args.output, [args.file])
+    report = verify_static.Report(args.file)
+    raw = reader.load(args.file, verify_static.MAX_BYTES, report)
+    if raw is not None:
+        report = verify_static.check_bytes(raw, args.file)
+    if not report.valid:  # (the checker's own line and exit status: 1 invalid, 2 unreadable)
+        print(report.line(), file=sys.stderr)
+        return report.status
+    files.write_output(args.output, static_page.page(raw, args.file, report).encode(), [args.file])
+    if not args.quiet:
+        print(f"wrote {shown(args.output)}", file=sys.stderr)
+    return EXIT_OK
+
+
 def register(sub) -> None:
     p = sub.add_parser("static", help="Static Mastermind: every question asked at once, then one final guess",
                        description="Static Mastermind: the codebreaker asks a list of questions at once, reads all "
@@ -67,3 +85,12 @@ def register(sub) -> None:
     v.add_argument("files", nargs="+", metavar="FILE", help="static certificates and static lower-bound proofs to check")
     v.add_argument("--json", action="store_true", help="machine-readable report on stdout")
     v.set_defaults(func=cmd_static_verify)
+    g = fam.add_parser("page", help="one HTML page of a static certificate: the questions, then the answer table",
+                       description="Write a static game as one HTML page: every question asked at once (rows of "
+                       "pegs), then the answer table (each secret's answers and the final guess), with a box that "
+                       "finds the row of the answers typed. The certificate is checked by the trusted checker "
+                       "first. Example: certify static page certificates/static/static-2x8.json -o 2x8.html")
+    g.add_argument("file", metavar="FILE", help="a static certificate")
+    g.add_argument("-o", "--output", required=True, metavar="FILE", help="the page written (required)")
+    add_quiet(g)
+    g.set_defaults(func=cmd_static_page)
