@@ -91,6 +91,6 @@ def register(sub) -> None:
                        "finds the row of the answers typed. The certificate is checked by the trusted checker "
                        "first. Example: certify static page certificates/static/static-2x8.json -o 2x8.html")
     g.add_argument("file", metavar="FILE", help="a static certificate")
-    g.add_argument("-o", "--output", required=True, metavar="FILE", help="the page written (required)")
+    g.add_argument("-o", "--output", required=True, metavar="FILE", help="the page written; required")
     add_quiet(g)
     g.set_defaults(func=cmd_static_page)
