@@ -64,7 +64,9 @@ def register(sub) -> None:
                        "the answers, then has one final guess. The static value counts the final guess (Jaeger and "
                        "Drewes; Goddard's table counts the questions only). docs/static.md.")
     fam = p.add_subparsers(dest="static_command", required=True, metavar="COMMAND",
-                           help="build: search and write; verify: check files (certify static COMMAND --help)")
+                           help="build: search and write; verify: check files; page: one HTML page "
+                           "(certify static COMMAND --help)")
+    add_quiet(p)  # (also after the sub-command: certify static build -q)
     b = fam.add_parser("build", help="find a shortest list of questions; write its certificate (and the proof "
                        "that one question fewer is not enough)",
                        description="Search for a shortest list of questions that gives every secret a different "
@@ -84,6 +86,7 @@ def register(sub) -> None:
                        "1 invalid, 2 unusable.")
     v.add_argument("files", nargs="+", metavar="FILE", help="static certificates and static lower-bound proofs to check")
     v.add_argument("--json", action="store_true", help="machine-readable report on stdout")
+    add_quiet(v)
     v.set_defaults(func=cmd_static_verify)
     g = fam.add_parser("page", help="one HTML page of a static certificate: the questions, then the answer table",
                        description="Write a static game as one HTML page: every question asked at once (rows of "
