@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean
+.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean notebook
 
 run: setup
 	@mkdir -p build
@@ -41,8 +41,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m compileall -q certify  # bytecode even where PYTHONDONTWRITEBYTECODE is set (~0.05 s a run)
 	@# The heuristics' numba loops (cached on disk, ~20 s: what runs without a C compiler) compile
 	@# on one core while all loops are compiled ahead of time on the other (setup's step below then
-	@# finds them up to date).
-	$(PY) -m certify.strategies.kernel & warm=$$!; $(PY) -m certify.compiled || true; wait $$warm
+	@# finds them up to date). CERTIFY_JIT=1: numba's even when a compiled module is there already
+	@# (a set-up run again after pyproject.toml changed), whose exports a module run as __main__ cannot name.
+	CERTIFY_JIT=1 $(PY) -m certify.strategies.kernel & warm=$$!; $(PY) -m certify.compiled || true; wait $$warm
 	@touch $(STAMP)
 
 # System packages (tools/system-packages.sh: Graphviz's dot for `certify render`, chromium and its
@@ -73,6 +74,18 @@ atlas: setup
 bench: setup
 	$(PY) bench/bench.py $(BENCH_ARGS)
 	$(PY) bench/bench_html.py
+
+# `make notebook`: JupyterLab on the venv, opened on the walk-through docs/example.ipynb (installs the
+# notebook extra once: JupyterLab; the kernel is the venv's Python, so `import certify` works there).
+# NOTEBOOK_ARGS passes options on, e.g. NOTEBOOK_ARGS='--no-browser --port 8899'.
+NOTEBOOK_STAMP := $(VENV)/.notebook-stamp
+NOTEBOOK_ARGS ?=
+$(NOTEBOOK_STAMP): $(STAMP) pyproject.toml
+	$(PY) -m pip install -qq -e '.[test,notebook]'
+	@touch $(NOTEBOOK_STAMP)
+
+notebook: setup $(NOTEBOOK_STAMP)
+	$(VENV)/bin/jupyter lab docs/example.ipynb $(NOTEBOOK_ARGS)
 
 # The gallery's pictures (docs/gallery.md, and one in the README), drawn from the committed certificate. The radial PNG is
 # reduced to a 128-colour palette, which keeps it a third of the size with no visible change.
