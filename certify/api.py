@@ -81,7 +81,7 @@ def _words(text):
 
 class _LibraryWords:
     """Re-raise a CertifyError from the code the API calls in the API's words (same type, same
-    attributes: only its message changes)."""
+    attributes: only its message changes). A context manager, and a decorator of the calls."""
 
     def __enter__(self):
         return self
@@ -90,6 +90,18 @@ class _LibraryWords:
         if isinstance(error, CertifyError) and error.args:
             error.args = (_words(str(error.args[0])), *error.args[1:])
         return False
+
+    def __call__(self, func):
+        import functools
+
+        @functools.wraps(func)
+        def call(*args, **kwargs):
+            with self:
+                return func(*args, **kwargs)
+        return call
+
+
+_in_api_words = _LibraryWords()
 
 def _e(value, limit: int | None = None) -> str:
     """Text from a file, fit for HTML: control characters escaped, then markup."""
@@ -335,6 +347,7 @@ class Certificate:
                             "cumulative_pct": round(100 * cumulative / n, 2)})
         return _frame(records, as_frame, _STATS_COLUMNS, index="guesses")
 
+    @_in_api_words
     def explain(self, secret: str) -> Explanation:
         """The game ``secret`` plays through the tree, guess by guess."""
         from .report import explain_secret
@@ -355,6 +368,7 @@ class Certificate:
 
         write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
 
+    @_in_api_words
     def svg(self, depth: int | None = None, secret: str | None = None, at: str | None = None,
             layout: str | None = None) -> str:
         """The tree drawn by Graphviz (``certify render``'s picture) as SVG text: ``depth`` levels,
@@ -858,6 +872,7 @@ class WhyExplanation:
 
 # -- functions ----------------------------------------------------------------------------------
 
+@_in_api_words
 def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetition: bool = False,
                       first: str | None = None, sequence=None, feedback: str = "black-white") -> Certificate:
     """Expand a strategy (an id of ``certify strategies``) into its certificate, verified
@@ -969,6 +984,7 @@ def _answers(game, rows) -> list:
     return out
 
 
+@_in_api_words
 def hint_after(rows=(), pegs: int | None = None, colors: int | None = None, no_repetition: bool = False,
                strategy: str | None = None, certificate=None, table: bool = False,
                candidates_only: bool = False, sort: str = "code", top: int | None = None):
@@ -1019,6 +1035,7 @@ def _proof(result_proof: dict, kind: str, game, strategy: dict | None = None) ->
     return found
 
 
+@_in_api_words
 def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str = "worst",
           max_guesses: int | None = None, feedback: str = "black-white") -> Bound:
     """Prove what every strategy needs (``certify bound``): ``kind='worst'``, the least worst case
@@ -1040,6 +1057,7 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
     return _proof(result.proof, "total", game, result.strategy)
 
 
+@_in_api_words
 def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
                   max_guesses: int | None = None, objective: str = "total",
                   feedback: str = "black-white") -> tuple[Certificate, Bound]:

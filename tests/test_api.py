@@ -145,6 +145,8 @@ def test_a_report_shows_why_and_speaks_of_the_apis_parameters(knuth):
         "give pegs and colors, or run=N (1..3); depth=2"
     with pytest.raises(CertifyError, match=r"^run goes with cuda-json"):  # the importer's words, translated
         certify.import_tree("cpp-text", b"x", run=1)
+    with pytest.raises(CertifyError, match=r"^at=9,9: step 1 '9,9' does not exist after 0011"):  # render's
+        knuth.svg(at="9,9")
 
 
 @pytest.mark.parametrize("call, message", [
