@@ -3,7 +3,7 @@
 In Static Mastermind (docs/static.md) the codebreaker asks a list of questions at once, reads every
 answer, then has one final guess, which must be the secret: a list works when every secret gets a
 different vector of answers. The static value of a game is the least number of guesses, final
-guess included (Jaeger and Drewes's count; Goddard's table counts the questions only).
+guess included (Jaeger and Drewes's count; the published 2-peg table counts the questions only).
 
 The search goes up in the number of questions M. For each M it enumerates the sets of questions
 of sizes 1, 2, ... that a counting rule cannot rule out, one per orbit under the permutations of
@@ -258,19 +258,19 @@ def build(pegs: int, colors: int, repetition: bool = True, feedback: str = "blac
 # -- the committed catalog (certificates/static/, docs/static.md) ------------------------------
 
 #: The games whose static value is committed: (pegs, colours, rule), repetition allowed.
-CATALOG = ([(2, c, "black-white") for c in range(2, 13)] + [(3, c, "black-white") for c in range(2, 7)]
+CATALOG = ([(2, c, "black-white") for c in range(2, 14)] + [(3, c, "black-white") for c in range(2, 7)]
            + [(2, c, "black-only") for c in range(2, 9)] + [(3, c, "black-only") for c in range(2, 5)])
 
 
 def published(pegs: int, colors: int, rule: str):
     """(static value, source) published for a game, final guess counted; None when not published.
-    Goddard's 2-peg table (2002) gives the questions only (value - 1) and marks 8 to 10 colours
+    The 2-peg table of a 2002 Static-Mastermind page gives the questions only (value - 1), marks 8 to 10 colours
     with "?" (a list known, not known to be shortest)."""
     if rule == "black-white" and pegs == 2:
         if colors <= 7:
-            return {2: 3, 3: 3, 4: 4, 5: 5, 6: 5, 7: 6}[colors], "Goddard's table"
+            return {2: 3, 3: 3, 4: 4, 5: 5, 6: 5, 7: 6}[colors], "2002 table"
         if colors <= 10:
-            return f"<= {-(-2 * colors // 3) + 1} (\"?\")", "Goddard's table"
+            return f"<= {-(-2 * colors // 3) + 1} (\"?\")", "2002 table"
         return f"{-(-2 * colors // 3) + 1} for large c", "Goddard's ceil(2c/3) + 1"
     if rule == "black-white" and pegs == 3 and colors >= 4:
         return f"{colors} for large c", "Goddard's c"
@@ -324,7 +324,8 @@ def table(folder="certificates/static", games=None) -> str:
         upper, lower = reports
         value = upper.claims["guesses"]
         if lower.claims["guesses_at_least"] != value:
-            raise CertifyError(f"{cert_path}: value {value}, but its proof shows only >= {lower.claims['guesses_at_least']}")
+            raise CertifyError(f"{cert_path}: value {value}, but its proof shows only "
+                               f">= {lower.claims['guesses_at_least']}")
         pub = published(pegs, colors, rule)
         pub_text = "not published" if pub is None else f"{pub[0]} ({pub[1]})"
         rows.append(f"| {pegs}x{colors} | {rule} | {value - 1} | {value} | {pub_text} | {lower.sets}, "

@@ -66,7 +66,8 @@ def page(raw: bytes, name: str = "<bytes>", report=None) -> str:
     if game["colors"] > len(PALETTE):
         raise CertifyError(f"{game['colors']} colours: the page has colours for at most {len(PALETTE)}")
     rule = game.get("feedback", "black-white")
-    title = (f"Static Mastermind {game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
+    title = (f"Static Mastermind {game['pegs']}x{game['colors']}"
+             + ("" if game["repetition"] else " without repetition")
              + (" (black pegs only)" if rule == "black-only" else ""))
     lines = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
              f"<style>{_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",

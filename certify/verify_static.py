@@ -461,7 +461,8 @@ def run(files, as_json=False, out=None, err=None) -> int:
 
 
 def main(argv=None) -> int:
-    args = reader.parser("verify_static", "Check Static Mastermind certificates and lower-bound proofs.").parse_args(argv)
+    about = "Check Static Mastermind certificates and lower-bound proofs."
+    args = reader.parser("verify_static", about).parse_args(argv)
     return reader.interruptible("verify_static", lambda: run(args.files, args.json))
 
 
