@@ -333,3 +333,16 @@ def test_cli_build_and_verify(tmp_path):
     run = subprocess.run(exe + ["static", "build", "--pegs", "2", "--colors", "99", "-o", str(bad)],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
+
+
+def test_certify_verify_recognises_both_static_kinds():
+    from certify import kinds
+
+    for name, kind in (("static-2x5.json", kinds.STATIC), ("static-2x5-proof.json", kinds.STATIC_BOUND)):
+        got, report = kinds.check_any(ROOT / "certificates" / "static" / name)
+        assert got == kind and report.valid, report.error
+    got, report = kinds.check_any(DATA / "invalid" / "proof-set-dropped.json")
+    assert got == kinds.STATIC_BOUND and report.status == 1 and "no listed set is in its orbit" in report.error
+    run = subprocess.run([sys.executable, "-m", "certify", "verify", str(DATA / "invalid" / "cert-row-missing.json")],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "table: no row for the answer vector" in run.stderr
