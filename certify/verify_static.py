@@ -35,8 +35,8 @@ with a group larger than F(M - size) is ruled out, with every set that contains 
 
 Limits (checked before the work they bound): input 64 MiB (also after gzip decompression); games
 of at most 4,096 codes and 8 pegs; at most 256 questions; at most 2,000,000 listed sets; the
-proof's work (sets x codes x codes) at most 4e10 (a few hours of Python at most); the reader's
-rules for JSON. Exit status: 0 valid, 1 invalid, 2 unusable.
+proof's work (sets x codes x codes) at most 4e10 (a few hours of Python at most); at most
+5,000,000 codes renamed for one canonical form; the reader's rules for JSON. Exit status: 0 valid, 1 invalid, 2 unusable.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ MAX_PEGS = 8
 MAX_QUESTIONS = 256
 MAX_SETS = 2_000_000
 MAX_WORK = 4 * 10**10
+#: Codes one canonical form may rename in all (a set's symmetries multiply the orders explored).
+MAX_STEPS = 5_000_000
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
 Invalid = reader.Invalid
@@ -279,13 +281,19 @@ def canonical(codes_: tuple, pegs: int) -> tuple:
     pegs and of colours, as a sequence: for each peg permutation, the codes are taken in the order
     that makes the sequence lowest, each colour renamed 0, 1, 2... in order of first appearance.
     Two sets get the same sequence exactly when one is an image of the other; the sequence is an
-    image of the set (the soundness needs only this)."""
-    best = None
+    image of the set (the soundness needs only this). At most MAX_STEPS codes are renamed in all
+    (ties multiply the orders explored only for very symmetric sets)."""
+    best, steps = None, 0
     for perm in itertools.permutations(range(pegs)):
         moved = [tuple(c[j] for j in perm) for c in codes_]
         stack = [((), {}, moved)]
         while stack:
             done, names, rest = stack.pop()
+            steps += len(rest)
+            if steps > MAX_STEPS:
+                shown = " ".join("".join(ALPHABET[x] for x in c) for c in codes_)
+                raise Invalid(f"the set {_short(shown)}: its canonical form takes more than {MAX_STEPS} steps "
+                              f"(the limit)")
             if not rest:
                 if best is None or done < best:
                     best = done

@@ -346,3 +346,12 @@ def test_certify_verify_recognises_both_static_kinds():
     run = subprocess.run([sys.executable, "-m", "certify", "verify", str(DATA / "invalid" / "cert-row-missing.json")],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 1 and "table: no row for the answer vector" in run.stderr
+
+
+def test_canonical_form_work_is_bounded(monkeypatch):
+    """A very symmetric set is refused by name past the limit, never searched for ever."""
+    monkeypatch.setattr(verify_static, "MAX_STEPS", 2000)
+    codes = tuple(itertools.permutations(range(4)))
+    with pytest.raises(verify_static.Invalid, match="canonical form takes more than 2000 steps"):
+        verify_static.canonical(codes, 4)
+    assert verify_static.canonical(codes[:2], 4) == ((0, 1, 2, 3), (0, 1, 3, 2))
