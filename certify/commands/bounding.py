@@ -23,6 +23,13 @@ def cmd_bound(args) -> int:
         raise CertifyError("--at-least goes with --worst")
     if at_least is not None and args.strategy_out:
         raise CertifyError("--at-least proves a bound only: no --strategy-out")
+    checkpoint = getattr(args, "checkpoint", None)
+    if checkpoint is not None and not args.worst:
+        raise CertifyError("--checkpoint goes with --worst (build optimal --checkpoint DIR keeps a total search)")
+    if checkpoint is not None:
+        check_distinct(args.output, checkpoint)
+        if args.strategy_out:
+            check_distinct(args.strategy_out, checkpoint)
     if args.output == "-" and args.json:
         raise CertifyError("--json and -o - both want standard output: choose one")
     check_output(args.output)
@@ -31,10 +38,12 @@ def cmd_bound(args) -> int:
         check_distinct(args.output, args.strategy_out)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     freeze_startup("certify.search.total", "certify.search.worst")
+    kept = {} if checkpoint is None else {"checkpoint": _memo_file(checkpoint, args.checkpoint_every, say)}
     if at_least is not None:
-        result = exact.at_least(game, at_least, progress=not args.quiet, say=say)
+        result = exact.at_least(game, at_least, progress=not args.quiet, say=say, **kept)
     elif args.worst:
-        result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out))
+        result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out),
+                                  **kept)
     else:
         result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
     write_output(args.output, dumps(result.proof))
@@ -107,6 +116,13 @@ def cmd_why(args) -> int:
     return EXIT_OK
 
 
+def _memo_file(path: str, every: float, say):
+    """The worst-case search's checkpoint: (file, seconds between saves)."""
+    say(f"checkpoint {path}: the search's finished sets are saved there every {every:g} s and when it "
+        "stops; run the same command again to resume")
+    return path, every
+
+
 def register(sub) -> None:
     p = sub.add_parser("bound", help="prove a lower bound (every strategy needs ...) by counting and search")
     add_game_args(p)
@@ -124,6 +140,11 @@ def register(sub) -> None:
     p.add_argument("--strategy-out", metavar="FILE",
                    help="also write a strategy that meets the bound (--worst: never more than D guesses; "
                         "--total: the least total)")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="--worst: save the search's finished work in FILE (every --checkpoint-every "
+                        "seconds and when stopped) and resume from it: same proof bytes as a run never stopped")
+    p.add_argument("--checkpoint-every", type=float, default=300.0, metavar="SECONDS",
+                   help="seconds between two saves of --checkpoint (default 300)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_bound)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 
@@ -15,16 +16,38 @@ class Result:
     strategy: dict | None = None  # a strategy certificate that meets the bound (totals)
 
 
-def at_least(game, k: int, progress: bool = False, say=lambda line: None) -> Result:
+def _kept(checkpoint) -> dict:
+    """WorstSearch's checkpoint arguments from (file, seconds between saves), a file, or None."""
+    if checkpoint is None:
+        return {}
+    if isinstance(checkpoint, tuple):
+        return {"checkpoint": checkpoint[0], "every": checkpoint[1]}
+    return {"checkpoint": checkpoint}
+
+
+@contextmanager
+def _saved_when_stopped(search):
+    """The worst-case search's checkpoint written when the search stops early (Ctrl-C, SIGTERM,
+    a memory error): what it finished is kept for the next run."""
+    try:
+        yield
+    except BaseException:
+        search.save()
+        raise
+
+
+def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkpoint=None) -> Result:
     """The proof "every strategy needs >= k" without looking further (the least worst case may be
     more): for games whose whole search is too long. Raises CertifyError when some strategy does
-    with k - 1."""
+    with k - 1. ``checkpoint``: a file, or (file, seconds between saves), that the search resumes
+    from and saves to (:mod:`.memofile`: the same bytes as a search never stopped)."""
     from ..errors import CertifyError
     from .worst import WorstSearch
 
     start = time.perf_counter()
-    search = WorstSearch(game, progress=progress)
-    proof = search.prove(k)
+    search = WorstSearch(game, progress=progress, say=say, **_kept(checkpoint))
+    with _saved_when_stopped(search):
+        proof = search.prove(k)
     if proof is None:
         raise CertifyError(f"some strategy for {game} never needs more than {k - 1} guesses: no proof of {k}")
     say(f"search: every strategy for {game} needs >= {k} ({search.nodes} nodes)")
@@ -32,22 +55,25 @@ def at_least(game, k: int, progress: bool = False, say=lambda line: None) -> Res
                   search.nodes, time.perf_counter() - start)
 
 
-def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bool = False) -> Result:
+def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bool = False,
+               checkpoint=None) -> Result:
     """The least worst case D of the game, proven: every strategy needs >= D (and the search
     found a way to do with D, so D + 1 is not provable). With ``strategy``, also a strategy
-    certificate that never needs more than D (the search's own choices)."""
+    certificate that never needs more than D (the search's own choices). ``checkpoint``: as for
+    :func:`at_least`."""
     from .worst import WorstSearch
 
     start = time.perf_counter()
-    search = WorstSearch(game, progress=progress)
+    search = WorstSearch(game, progress=progress, say=say, **_kept(checkpoint))
     every = search._every
     d = search.count.worst(len(every))
     say(f"counting: every strategy for {game} needs >= {d}")
-    while search.needs(every, d + 1):
-        d += 1
-        say(f"search: every strategy for {game} needs >= {d} ({search.nodes} nodes so far)")
-    proof = search.prove(d)
-    within = search.strategy_certificate(d) if strategy else None
+    with _saved_when_stopped(search):
+        while search.needs(every, d + 1):
+            d += 1
+            say(f"search: every strategy for {game} needs >= {d} ({search.nodes} nodes so far)")
+        proof = search.prove(d)
+        within = search.strategy_certificate(d) if strategy else None
     return Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret",
                   search.nodes, time.perf_counter() - start, within)
 

@@ -11,6 +11,7 @@ chose (-1 when counting settled it), which is all :meth:`WorstSearch.prove` need
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -26,7 +27,8 @@ from .symmetry import Alike
 class WorstSearch:
     """The search for one game; reuse it for several k (the memo stays valid)."""
 
-    def __init__(self, game, progress: bool = False) -> None:
+    def __init__(self, game, progress: bool = False, checkpoint: str | None = None,
+                 every: float = 300.0, say=None) -> None:
         self.game = game
         self.space = Space(game)
         self.count = Counting(game.pegs, game.colors, game.repetition, game.black_only)
@@ -40,6 +42,15 @@ class WorstSearch:
         self.progress = progress
         self._last = time.monotonic()
         self._every = np.arange(self.space.n, dtype=np.int64)
+        # A checkpoint: the memo saved every ``every`` seconds (and by save() when stopped), read
+        # back here; see memofile for why a resumed search writes the same bytes.
+        self.checkpoint, self._save_every, self._saved = checkpoint, every, time.monotonic()
+        self.say = say or (lambda line: None)
+        if checkpoint is not None and os.path.exists(checkpoint):
+            from .memofile import load
+
+            self.memo = load(checkpoint, game, np.dtype(self._key_type).itemsize)
+            self.say(f"checkpoint {checkpoint}: resumed with {len(self.memo)} sets already searched")
 
     # -- the search -------------------------------------------------------------
 
@@ -64,7 +75,19 @@ class WorstSearch:
         self._tick(n, k)
         result = self._search(cands, k)
         self.memo[key] = False if result is None else _pack(result)
+        if self.checkpoint is not None and time.monotonic() - self._saved >= self._save_every:
+            self.save()
         return result is not None
+
+    def save(self) -> None:
+        """Write the memo to the checkpoint (atomically), if there is one."""
+        if self.checkpoint is None:
+            return
+        from .memofile import save
+
+        size = save(self.checkpoint, self.memo, self.game, np.dtype(self._key_type).itemsize)
+        self._saved = time.monotonic()
+        self.say(f"checkpoint {self.checkpoint}: {len(self.memo)} sets saved ({size / 1e6:.1f} MB)")
 
     def _key(self, cands, k):
         return cands.astype(self._key_type).tobytes(), k

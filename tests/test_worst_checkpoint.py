@@ -1,0 +1,120 @@
+"""The worst-case search's checkpoint (bound --worst --checkpoint FILE): a search stopped mid-way
+resumes from what it finished and writes the same bytes as one never stopped."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from certify.game import Game
+from certify.search import exact
+from certify.search.memofile import MemoFileError
+from certify.search.proof import dumps
+from certify.search.worst import WorstSearch
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMITTED_4X7 = gzip.decompress((ROOT / "certificates" / "bounds" / "worst-case-4x7.json.gz").read_bytes())
+
+
+def _cli(*args, **kw):
+    return subprocess.Popen([sys.executable, "-m", "certify", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_a_search_killed_mid_way_resumes_to_the_same_bytes(tmp_path):
+    memo, first, second = tmp_path / "4x7.memo", tmp_path / "a.json", tmp_path / "b.json"
+    args = ["bound", "--pegs", "4", "--colors", "7", "--worst", "--checkpoint", str(memo)]
+    # Saved after every set searched: the file exists early and grows until the stop.
+    run = _cli(*args, "--checkpoint-every", "0", "-o", str(first))
+    deadline = time.monotonic() + 120
+    while not (memo.exists() and memo.stat().st_size > 100_000) and run.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    run.send_signal(signal.SIGTERM)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 128 + signal.SIGTERM, err  # stopped, not finished
+    assert not first.exists() and "stopped by SIGTERM" in err
+    assert "Traceback" not in err
+    saved = memo.stat().st_size
+
+    again = _cli(*args, "-o", str(second), "--json")
+    out, err = again.communicate(timeout=300)
+    assert again.returncode == 0, err
+    assert "resumed with" in err
+    import json
+
+    searched = json.loads(out)["searched"]
+    assert searched < 441  # an uninterrupted run searches 441 sets; the resumed one only the rest
+    assert second.read_bytes() == COMMITTED_4X7
+    assert memo.stat().st_size >= saved
+
+
+def test_a_stop_in_process_saves_and_the_strategy_is_the_same_too(tmp_path, monkeypatch):
+    game = Game(4, 5)
+    whole = exact.worst_case(game, strategy=True)
+    memo = tmp_path / "4x5.memo"
+    calls = {"n": 0}
+    real = WorstSearch._search
+
+    def stopping(self, cands, k):
+        calls["n"] += 1
+        if calls["n"] == 40:
+            raise KeyboardInterrupt
+        return real(self, cands, k)
+
+    monkeypatch.setattr(WorstSearch, "_search", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        exact.worst_case(game, strategy=True, checkpoint=(str(memo), 1e9))  # saved only when stopped
+    monkeypatch.setattr(WorstSearch, "_search", real)
+    assert memo.exists()
+    resumed = exact.worst_case(game, strategy=True, checkpoint=str(memo))
+    assert resumed.searched < whole.searched
+    assert dumps(resumed.proof) == dumps(whole.proof)
+    from certify.certificate import dumps as strategy_bytes
+
+    assert strategy_bytes(resumed.strategy) == strategy_bytes(whole.strategy)
+
+
+def test_a_checkpoint_of_another_game_or_damaged_is_refused_in_one_line(tmp_path):
+    memo = tmp_path / "x.memo"
+    search = WorstSearch(Game(3, 4), checkpoint=str(memo))
+    search.needs(search._every, 4)
+    search.save()
+    with pytest.raises(MemoFileError, match="another game"):
+        WorstSearch(Game(3, 5), checkpoint=str(memo))
+    raw = memo.read_bytes()
+    memo.write_bytes(raw[:-3])
+    with pytest.raises(MemoFileError, match="damaged"):
+        WorstSearch(Game(3, 4), checkpoint=str(memo))
+    memo.write_bytes(b"not a checkpoint\n")
+    run = _cli("bound", "--pegs", "3", "--colors", "4", "--worst", "--checkpoint", str(memo), "-q",
+               "-o", str(tmp_path / "p.json"))
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2 and err.count("\n") == 1 and "not a worst-case search checkpoint" in err
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks on this system")
+def test_a_checkpoint_is_never_written_through_a_link(tmp_path):
+    target = tmp_path / "elsewhere"
+    target.write_bytes(b"keep")
+    link = tmp_path / "link.memo"
+    link.symlink_to(target)
+    from certify.search import memofile
+
+    with pytest.raises(MemoFileError, match="not a regular file"):
+        memofile.save(str(link), {}, Game(3, 4), 2)
+    assert target.read_bytes() == b"keep"
+
+
+def test_checkpoint_goes_with_worst_only(tmp_path):
+    run = _cli("bound", "--pegs", "3", "--colors", "4", "--total", "--checkpoint", str(tmp_path / "m"),
+               "-o", str(tmp_path / "p.json"))
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2 and "--checkpoint goes with --worst" in err
