@@ -9,19 +9,20 @@ same library code as the CLI's commands. They raise :class:`~certify.errors.Cert
 line, fit to show) and never print or exit.
 
 Every command has its call here, with the CLI's verdict (tests/test_api_agreement.py runs both
-on every committed certificate): build, import (:func:`import_tree`), verify, stats, explain,
-compare (:func:`compare_certificates`), hint, bound, build optimal, why (:func:`why_bound`), split-proof (:func:`split_proof`, :func:`verify_parts`)
-and value (:func:`game_value`, :func:`verify_value`); mixed strategies load as
-:class:`MixedStrategy`. Some names differ from the CLI's commands because ``certify.build``,
+on the committed certificates): build, import (:func:`import_tree`), verify, stats, explain,
+compare (:func:`compare_certificates`), hint, bound, build optimal, why (:func:`why_bound`),
+split-proof (:func:`split_proof`, :func:`verify_parts`) and value (:func:`game_value`,
+:func:`verify_value`); mixed strategies load as :class:`MixedStrategy`, Static Mastermind files
+as :class:`StaticCertificate`. Some names differ from the CLI's commands because ``certify.build``,
 ``certify.verify``, ``certify.hint``, ``certify.compare``, ``certify.why`` and ``certify.value``
 are modules of the package. Messages name the API's parameters (``max_guesses=4``), not the CLI's
 options.
 
 Display: ``_repr_html_`` (and ``_repr_mimebundle_`` for a certificate) as python-chess does for
-boards, kept small (a certificate's is under 20 KB: its table and a picture of the first
-levels); the interactive page is written on demand (:meth:`Certificate.write_page`) or shown in a
-frame when asked (:meth:`Certificate.interactive`). Text from a file is escaped
-(:func:`certify.text.shown`, then HTML).
+boards, kept small (a certificate's is under 20 KB: its table and a picture of its first
+levels, or of its first guess only); the interactive page is written on demand
+(:meth:`Certificate.write_page`) or shown in a frame when asked (:meth:`Certificate.interactive`).
+Text from a file is escaped (:func:`certify.text.shown`, then HTML).
 """
 
 from __future__ import annotations
@@ -32,24 +33,23 @@ import re
 from fractions import Fraction
 
 from .errors import CertifyError, Infeasible
+from .kinds import CHECKERS as _CHECKERS  # the trusted checker of each kind (cheap: constants)
+from .kinds import WORDS as _WORDS  # each kind in words
 from .text import shown
 
-__all__ = ["Certificate", "Bound", "MixedStrategy", "StaticCertificate", "Report", "Optimality", "GameValue", "Comparison",
-           "WhyExplanation", "Explanation", "Hint", "WeightTable", "PageLink", "InvalidCertificate",
+__all__ = ["Certificate", "Bound", "MixedStrategy", "StaticCertificate", "Report", "Optimality", "GameValue",
+           "Comparison", "WhyExplanation", "Explanation", "Hint", "WeightTable", "PageLink", "InvalidCertificate",
            "build_certificate", "load", "verify_certificate", "stats", "explain", "hint_after", "bound",
            "build_optimal", "verify_optimality", "compare_certificates", "import_tree", "why_bound",
            "split_proof", "verify_parts", "game_value", "verify_value"]
 
 #: A certificate's notebook display draws the default picture when its SVG is at most this many
-#: characters, else the first guess and its answers (the default of 4x6 is 85 KB, its first level 7 KB).
+#: characters, else the first guess only (the default of 4x6 is 85 KB, its first level 7 KB).
 PICTURE_INLINE = 12_000
 #: A weight table's HTML shows at most this many rows (a whole 4x6 table has 1296).
 HTML_ROWS = 200
 
 _STATS_COLUMNS = ("guesses", "count", "frequency_pct", "cumulative_pct")
-#: The trusted checker of each kind, and each kind in words (certify.kinds, cheap to import).
-from .kinds import CHECKERS as _CHECKERS  # noqa: E402
-from .kinds import WORDS as _WORDS  # noqa: E402
 
 
 class InvalidCertificate(CertifyError):
@@ -427,12 +427,13 @@ class Certificate:
 
     def _picture(self) -> tuple[str | None, str]:
         """(SVG of the display's picture or None, a note or why there is none): the default
-        picture when it is small, else the first guess and its answers."""
+        picture when it is small, else the first guess only."""
         if self._svg is None:
             try:
                 svg, note = self.svg(), ""
                 if len(svg) > PICTURE_INLINE:
-                    svg, note = self.svg(depth=1), "the first guess and its answers: svg(depth=K) draws more"
+                    svg = self.svg(depth=1)
+                    note = "the first guess only, to keep the notebook small: svg(depth=K) draws more"
                 self._svg = (svg, note)
             except CertifyError as e:  # no Graphviz, or a tree too big to draw: the table still shows
                 self._svg = (None, str(e))
