@@ -259,7 +259,7 @@ def build(pegs: int, colors: int, repetition: bool = True, feedback: str = "blac
 
 #: The games whose static value is committed: (pegs, colours, rule), repetition allowed.
 CATALOG = ([(2, c, "black-white") for c in range(2, 14)] + [(3, c, "black-white") for c in range(2, 7)]
-           + [(2, c, "black-only") for c in range(2, 9)] + [(3, c, "black-only") for c in range(2, 5)])
+           + [(2, c, "black-only") for c in range(2, 9)] + [(3, c, "black-only") for c in range(2, 6)])
 
 
 def published(pegs: int, colors: int, rule: str):
@@ -281,12 +281,18 @@ def published(pegs: int, colors: int, rule: str):
     return None
 
 
+#: Proofs past this many bytes are written gzipped (.json.gz: deterministic bytes, read by the checker).
+GZIP_PAST = 1 << 20
+
+
 def catalog_paths(folder, pegs: int, colors: int, rule: str):
-    """(certificate, proof) paths of a catalog game."""
+    """(certificate, proof) paths of a catalog game: the proof's .json.gz when that file exists."""
     from pathlib import Path
 
     stem = f"static-{pegs}x{colors}" + ("-black-only" if rule == "black-only" else "")
-    return Path(folder) / f"{stem}.json", Path(folder) / f"{stem}-proof.json"
+    proof = Path(folder) / f"{stem}-proof.json"
+    zipped = proof.with_name(proof.name + ".gz")
+    return Path(folder) / f"{stem}.json", zipped if zipped.exists() else proof
 
 
 def write_catalog(folder="certificates/static", games=None, progress=_stderr) -> None:
@@ -299,8 +305,11 @@ def write_catalog(folder="certificates/static", games=None, progress=_stderr) ->
             continue
         t0 = time.monotonic()
         cert, lower, game = build(pegs, colors, True, rule, progress)
+        data = dumps(lower)
+        if len(data) > GZIP_PAST:
+            proof_path = proof_path.with_name(proof_path.name + ".gz")
         write_output(cert_path, dumps(cert))
-        write_output(proof_path, dumps(lower))
+        write_output(proof_path, data)
         progress(f"{game.label()}: static value {cert['claims']['guesses']} ({time.monotonic() - t0:.1f} s); "
                  f"wrote {cert_path} and {proof_path}")
 

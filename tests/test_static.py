@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "static"
 EXPECTED = json.loads((DATA / "expected.json").read_text())
 INVALID = sorted((DATA / "invalid").glob("*.json"))
-COMMITTED = sorted((ROOT / "certificates" / "static").glob("*.json"))
+COMMITTED = sorted((ROOT / "certificates" / "static").glob("*.json*"))
 
 
 # -- the reference: every list of questions tried, with a third feedback formula ------------------
@@ -194,8 +194,11 @@ def test_every_committed_file_is_valid_and_the_catalog_is_complete():
     for game in static.CATALOG:
         cert, proof = static.catalog_paths(ROOT / "certificates" / "static", *game)
         assert cert.name in names and proof.name in names
-    assert names == {n for g in static.CATALOG for n in (p.name for p in static.catalog_paths(".", *g))}
+    folder = ROOT / "certificates" / "static"
+    assert names == {n for g in static.CATALOG for n in (p.name for p in static.catalog_paths(folder, *g))}
     for path in COMMITTED:
+        if path.suffix == ".gz":
+            continue  # (past 1 MB: make verify checks it)
         jsonschema.validate(json.loads(path.read_bytes()), schema)
         if path.stat().st_size <= 20_000:
             _checked(path.name)
