@@ -240,45 +240,47 @@ def test_invalid_file_is_refused_with_its_reason(path):
 # -- the oracle: whatever the checker accepts is true -----------------------------------------
 
 def _mutants(doc, rng, count):
-    """Mutated copies of a proof or certificate: claims, games, listed sets and codes changed."""
+    """Mutated copies of a proof or certificate: claims, games (colours, rule, repetition), listed sets
+    and codes changed, one change or two composed."""
     listed = "sets" if "sets" in doc else "table"
     out = []
     for _ in range(count):
         d = copy.deepcopy(doc)
-        kind = rng.randrange(8)
-        if kind == 0 and "sets" in d:
-            m = max(0, d["claims"]["questions"] + rng.choice((-1, 1)))
-            d["claims"].update(questions=m, guesses_at_least=m + 2)
-        elif kind == 0:
-            q = d["claims"]["questions"] - 1
-            d["questions"].pop(rng.randrange(len(d["questions"])))
-            d["claims"].update(questions=q, guesses=q + 1)
-        elif kind == 1 and d[listed]:
-            d[listed].pop(rng.randrange(len(d[listed])))
-        elif kind == 2:  # (fewer colours: the brute force of a larger game takes too long here)
-            d["game"]["colors"] = max(2, d["game"]["colors"] - 1)
-            d["claims"]["secrets"] = d["game"]["colors"] ** d["game"]["pegs"]
-        elif kind == 3:
-            if d["game"].pop("feedback", None) is None:
-                d["game"]["feedback"] = "black-only"
-        elif kind == 4 and d[listed]:
-            row = d[listed][rng.randrange(len(d[listed]))]
-            j = rng.randrange(len(row)) if listed == "sets" else 1
-            code = row[j]
-            row[j] = "".join(str(rng.randrange(d["game"]["colors"])) for _ in code)
-        elif kind == 5 and listed == "sets":
-            pegs, colors = d["game"]["pegs"], d["game"]["colors"]
-            size = rng.randint(1, max(1, d["claims"]["questions"] - 1))
-            extra = sorted({"".join(str(rng.randrange(colors)) for _ in range(pegs)) for _ in range(size)})
-            d["sets"].append(extra)
-            d["sets"].sort(key=len)
-        elif kind == 6 and listed == "questions" or kind == 6:
-            qs = d.get("questions")
-            if qs:
-                i = rng.randrange(len(qs))
-                qs[i] = "".join(str(rng.randrange(d["game"]["colors"])) for _ in qs[i])
-        else:
-            d["game"]["repetition"] = not d["game"]["repetition"]
+        for _ in range(rng.choice((1, 1, 2))):  # (two changes composed: a rule change with another)
+            kind = rng.randrange(8)
+            if kind == 0 and "sets" in d:
+                m = max(0, d["claims"]["questions"] + rng.choice((-1, 1)))
+                d["claims"].update(questions=m, guesses_at_least=m + 2)
+            elif kind == 0 and d.get("questions"):
+                q = d["claims"]["questions"] - 1
+                d["questions"].pop(rng.randrange(len(d["questions"])))
+                d["claims"].update(questions=q, guesses=q + 1)
+            elif kind == 1 and d[listed]:
+                d[listed].pop(rng.randrange(len(d[listed])))
+            elif kind == 2:  # (fewer colours: the brute force of a larger game takes too long here)
+                d["game"]["colors"] = max(2, d["game"]["colors"] - 1)
+                d["claims"]["secrets"] = d["game"]["colors"] ** d["game"]["pegs"]
+            elif kind == 3:
+                if d["game"].pop("feedback", None) is None:
+                    d["game"]["feedback"] = "black-only"
+            elif kind == 4 and d[listed]:
+                row = d[listed][rng.randrange(len(d[listed]))]
+                j = rng.randrange(len(row)) if listed == "sets" else 1
+                code = row[j]
+                row[j] = "".join(str(rng.randrange(d["game"]["colors"])) for _ in code)
+            elif kind == 5 and listed == "sets":
+                pegs, colors = d["game"]["pegs"], d["game"]["colors"]
+                size = rng.randint(1, max(1, d["claims"]["questions"] - 1))
+                extra = sorted({"".join(str(rng.randrange(colors)) for _ in range(pegs)) for _ in range(size)})
+                d["sets"].append(extra)
+                d["sets"].sort(key=len)
+            elif kind == 6:
+                qs = d.get("questions")
+                if qs:
+                    i = rng.randrange(len(qs))
+                    qs[i] = "".join(str(rng.randrange(d["game"]["colors"])) for _ in qs[i])
+            else:
+                d["game"]["repetition"] = not d["game"]["repetition"]
         out.append(d)
     return out
 
