@@ -59,6 +59,9 @@ verify: setup
 	$(PY) -m certify.catalog verify
 	$(PY) -m certify.catalog verify-bounds
 	$(PY) -m certify.verify_static certificates/static/*.json*
+	@# black-peg results (docs/black-peg.md): each proof checked, with the strategy that meets it
+	@set -e; for proof in certificates/black-peg/worst-case-*.json* certificates/black-peg/total-*.json*; do \
+		name=$${proof##*/}; $(CERTIFY) verify "$${proof%/*}/optimal-$${name%.gz}" --optimal "$$proof"; done
 
 # `make atlas`: the atlas's missing searches (python -m certify.search.atlas build: each in a child
 # process within ATLAS_BUDGET seconds; one that runs past it leaves no file and is tried again only

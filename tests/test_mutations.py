@@ -3,7 +3,10 @@
 Each committed certificate (and the corpus' small valid ones) gets random single mutations
 with a fixed seed: a guess changed (to a random code, to a code that answers every secret
 reaching the node exactly as the old guess did, to something that is not a code), a branch
-dropped, added or relabelled, two subtrees swapped, a claim altered. The oracle, written
+dropped, added or relabelled, two subtrees swapped, a claim altered, and the feedback rule
+changed with them (a black-white file relabelled black-only and back, a wrong rule's name, the
+tree's keys written in the other rule's form); black-only certificates of small games are mutated
+the same way. The oracle, written
 here with the builder's numpy ``Game.feedback``, decides whether the mutated certificate is
 still right (the mutation kept the meaning); the verifier must accept exactly those, with
 the same replayed histogram, and reject all the others.
@@ -25,7 +28,7 @@ import pytest
 
 from certify import verify
 from certify.errors import CertifyError
-from certify.game import ALPHABET, Game
+from certify.game import ALPHABET, FEEDBACK_RULES, Game
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The exact search's strategies share one writer and one shape: a few stand for them all here
@@ -38,6 +41,9 @@ COMMITTED = sorted(p for p in (ROOT / "certificates").iterdir()
                    if p.name.endswith((".json", ".json.gz")) and p.name != "index.json"
                    and (not p.name.startswith("optimal-total-") or p.name in SEARCHED_KEPT))
 SMALL = [ROOT / "tests" / "data" / "valid" / n for n in ("knuth-3x3.json", "knuth-2x4.json", "knuth-3x4-norep.json")]
+#: Black-only certificates of small games (the oracle replays every mutant whole).
+BLACK = [ROOT / "certificates" / "black-peg" / n for n in
+         ("optimal-worst-case-3x3-black.json", "optimal-total-2x5-black.json", "optimal-total-3x4-norep-black.json")]
 SEED = 20240501
 
 
@@ -54,7 +60,14 @@ class Oracle:
         self.memo: dict = {}
 
     def histogram(self, doc: dict) -> dict[str, int] | None:
-        """The certificate's histogram if its tree and claims are right, else None."""
+        """The certificate's histogram if its tree and claims are right, else None (under the rule
+        the document states: absent means black-white; a wrong name is wrong)."""
+        rule = doc["game"].get("feedback", "black-white")
+        if set(doc["game"]) - {"pegs", "colors", "repetition", "feedback"} or rule not in FEEDBACK_RULES:
+            return None
+        if rule != self.game.feedback_rule:
+            g = self.game
+            return Oracle(Game(g.pegs, g.colors, g.repetition, rule)).histogram(doc)
         sub = self._node(doc["tree"], np.arange(self.game.size), (), 1)
         if sub is None:
             return None
@@ -88,8 +101,7 @@ class Oracle:
             out[1] += 1
         groups = {}
         for v in np.unique(fb[fb != game.win]).tolist():
-            b, w = game.decode(v)
-            groups[f"{b},{w}"] = reach[fb == v]
+            groups[game.key_text(v)] = reach[fb == v]
         if "next" not in node:
             return dict(out) if not groups else None
         nxt = node["next"]
@@ -113,7 +125,7 @@ def nodes_of(doc: dict, game: Game):
         out.append((keys, node, reach))
         fb = game.feedback([game.parse(node["guess"])], reach)[0]
         for k, child in node.get("next", {}).items():
-            b, w = map(int, k.split(","))
+            b, w = map(int, k.split(",")) if "," in k else (int(k), 0)
             stack.append((keys + (k,), child, reach[fb == game.encode(b, w)]))
     return out
 
@@ -140,10 +152,11 @@ class Mutator:
         self.nodes = nodes_of(doc, game)
         self.twins = None  # [(keys, node, equivalent guesses)], found on first use
         self.inner = [t for t in self.nodes if "next" in t[1]]
-        self.all_keys = [f"{b},{w}" for b in range(game.pegs + 1) for w in range(game.pegs + 1 - b)]
+        self.all_keys = ([str(b) for b in range(game.pegs + 1)] if game.black_only else
+                         [f"{b},{w}" for b in range(game.pegs + 1) for w in range(game.pegs + 1 - b)])
         self.kinds = [self.equivalent_guess, self.random_guess, self.not_a_code, self.drop_branch,
                       self.add_branch, self.relabel_branch, self.swap_subtrees, self.swap_siblings,
-                      self.alter_claim]
+                      self.alter_claim, self.other_rule, self.bad_rule, self.foreign_keys]
 
     def mutate(self):
         while True:
@@ -233,6 +246,46 @@ class Mutator:
         new["next"][x], new["next"][y] = node["next"][y], node["next"][x]
         return with_node(self.doc, keys, new)
 
+    def _with_game(self, doc: dict, **fields) -> dict:
+        game = {k: v for k, v in doc["game"].items() if k != "feedback"}
+        game.update(fields)
+        return dict(doc, game=game)
+
+    def other_rule(self):
+        """The file relabelled under the other rule (the field dropped, or added), alone or with an
+        earlier mutation: whether the tree still means something is the oracle's to say."""
+        base = self.doc if self.rng.random() < 0.5 else self.mutate_base()
+        if self.game.black_only:
+            return self._with_game(base, **self.rng.choice([{}, {"feedback": "black-white"}]))
+        return self._with_game(base, feedback="black-only")
+
+    def bad_rule(self):
+        """A rule the checkers do not know, or not a string."""
+        name = self.rng.choice(["black_only", "Black-only", "black-only ", "black", "white-only", "", 1, None,
+                                ["black-only"]])
+        return self._with_game(self.doc, feedback=name)
+
+    def foreign_keys(self):
+        """Every key of one node written in the other rule's form ("2" <-> "2,0"), the rule kept, or
+        the rule changed to match."""
+        if not self.inner:
+            return None
+        keys, node, _ = self.rng.choice(self.inner)
+        other = (lambda k: k + ",0") if self.game.black_only else (lambda k: k.split(",")[0])
+        new = dict(node, next={other(k): v for k, v in node["next"].items()})  # (keys may merge)
+        out = with_node(self.doc, keys, new)
+        if self.rng.random() < 0.3:
+            out = self._with_game(out, **({} if self.game.black_only else {"feedback": "black-only"}))
+        return out
+
+    def mutate_base(self):
+        """A mutant of the tree or claims (no rule change), for other_rule to compose with."""
+        kinds = self.kinds[:9]
+        while True:
+            out = self.rng.choice(kinds)()
+            if out is not None:
+                return out
+
     def alter_claim(self):
         claims = json.loads(json.dumps(self.doc["claims"]))
         field = self.rng.choice(["secrets", "max_guesses", "total_guesses", "histogram"])
@@ -256,7 +309,8 @@ class Mutator:
 
 def mutation_counts(path: Path, n: int):
     doc = load(path)
-    game = Game(doc["game"]["pegs"], doc["game"]["colors"], doc["game"]["repetition"])
+    game = Game(doc["game"]["pegs"], doc["game"]["colors"], doc["game"]["repetition"],
+                doc["game"].get("feedback", "black-white"))
     oracle = Oracle(game)
     assert oracle.histogram(doc) == doc["claims"]["histogram"]  # the oracle accepts the original
     mutator = Mutator(doc, game, random.Random(f"{SEED}:{path.name}"))
@@ -292,7 +346,7 @@ def _n_mutations(path: Path) -> int:
     return max(10, min(60, 200_000 // secrets))
 
 
-@pytest.mark.parametrize("path", COMMITTED + SMALL, ids=[p.name for p in COMMITTED + SMALL])
+@pytest.mark.parametrize("path", COMMITTED + SMALL + BLACK, ids=[p.name for p in COMMITTED + SMALL + BLACK])
 def test_verifier_rejects_exactly_the_mutations_that_change_the_meaning(path):
     n = _n_mutations(path) if path in COMMITTED else 200
     counts, made, possible = mutation_counts(path, n)
