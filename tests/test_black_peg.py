@@ -386,3 +386,19 @@ def test_the_symmetry_filter_keeps_the_black_only_choice(strategy):
     with_filter, _ = build_tree(cls(game, symmetry=True, engine="numpy"))
     without, _ = build_tree(cls(game, symmetry=False, engine="numpy"))
     assert with_filter == without
+
+
+def test_a_mixed_strategy_replays_its_trees_under_the_files_rule():
+    """verify_mixed hands its game, rule included, to verify.py for each tree: a black-only tree is
+    accepted in a black-only mixture and refused in the same mixture relabelled black-white."""
+    cert = make_certificate(get_strategy("knuth")(Game(2, 3, True, "black-only")))
+    worst = cert["claims"]["max_guesses"]
+    mixed = {"format": verify_mixed.FORMAT, "version": verify_mixed.VERSION, "game": dict(cert["game"]),
+             "mix": verify_mixed.MIX, "claims": {"value": str(worst)},
+             "strategies": [{"probability": "1", "tree": cert["tree"]}]}
+    report = verify_mixed.check_bytes(json.dumps(mixed).encode())
+    assert report.valid, report.error
+    assert "black-only" in report.line()
+    del mixed["game"]["feedback"]
+    report = verify_mixed.check_bytes(json.dumps(mixed).encode())
+    assert not report.valid and "malformed feedback key" in report.error
