@@ -26,7 +26,10 @@ shortcuts that might make the raised bound pass:
   does not belong (a worst case, no max_guesses), bounds raised by one unit of count or of total;
   the other order ("first": "at_max", costs (n D + 1) count + total): proofs converted to it with
   counts that may be too high, the key added, dropped or given a wrong value;
-* entries dropped, children added, feedback keys changed, bounds raised by 1, a few, or a lot.
+* entries dropped, children added, feedback keys changed, bounds raised by 1, a few, or a lot;
+* the feedback rule (issue 37): black-only proofs of small games are sources too, and a proof's rule
+  is relabelled (black-only dropped or added, or a name the checkers do not know) on top of the
+  other changes; the oracle judges each accepted mutant under the rule it states.
 
 Every mutant is checked in-process by ``verify_bound.check_bytes`` and by the reference checker
 ``tests/bound_reference.py`` (an independent, exhaustive one). A FALSE ACCEPTANCE is a mutant the
@@ -79,6 +82,9 @@ COMMITTED = ["total-2x2", "total-2x3", "total-2x4", "total-2x5", "total-2x5-max4
              # the other order ("first": "at_max": the fewest secrets needing D, then the total)
              "total-2x5-max4-count-first", "total-3x3-max4-count-first",
              "total-3x4-norep-max4-count-first"]
+#: Black-only proofs (certificates/black-peg/), small enough for the oracle.
+BLACK = ["total-2x3-black", "total-2x4-black", "total-3x2-black", "worst-case-3x3-black", "total-3x3-black",
+         "total-3x4-norep-black", "worst-case-3x4-norep-black"]
 #: Larger ones, with --big (the oracle needs a while for their roots).
 BIG = ["total-4x3"]
 #: The committed proofs whose optima take the oracle seconds (left out with small=True: the tests).
@@ -91,21 +97,23 @@ HUGE = 10 ** 6
 # -- a game: codes, feedback table, permutations (hints for the mutations, not a judge) -----------
 
 class Game:
-    def __init__(self, pegs: int, colors: int, repetition: bool) -> None:
-        self.pegs, self.colors, self.repetition = pegs, colors, repetition
+    def __init__(self, pegs: int, colors: int, repetition: bool, black_only: bool = False) -> None:
+        self.pegs, self.colors, self.repetition, self.black_only = pegs, colors, repetition, black_only
         self.spec = (pegs, colors, repetition)
         self.codes = verify.codes(pegs, colors, repetition)
         self.n = len(self.codes)
         self.index = {c: i for i, c in enumerate(self.codes)}
-        fbs = sorted({verify.feedback(g, s) for g in self.codes for s in self.codes})
-        self.keys = [f"{b},{w}" for b, w in fbs]
+        score = verify.blacks if black_only else verify.feedback
+        fbs = sorted({score(g, s) for g in self.codes for s in self.codes})
+        self.keys = [verify.key_text(fb, black_only) for fb in fbs]
         self.key_id = {k: i for i, k in enumerate(self.keys)}
-        self.table = np.array([[self.key_id["%d,%d" % verify.feedback(g, s)] for s in self.codes]
+        self.table = np.array([[self.key_id[verify.key_text(score(g, s), black_only)] for s in self.codes]
                                for g in self.codes], dtype=np.int16)
-        self.win = self.key_id[f"{pegs},0"]
-        # every feedback key a guess could give (also impossible ones: for wrong keys)
-        self.all_keys = [f"{b},{w}" for b in range(pegs + 1) for w in range(pegs + 1 - b)
-                         if (b, w) != (pegs, 0)]
+        self.win = self.key_id[verify.key_text((pegs, 0), black_only)]
+        # every feedback key a guess could give (also impossible ones: for wrong keys; black-only:
+        # one in the black-white form too, malformed there)
+        self.all_keys = ([str(b) for b in range(pegs)] + ["0,0"] if black_only else
+                         [f"{b},{w}" for b in range(pegs + 1) for w in range(pegs + 1 - b) if (b, w) != (pegs, 0)])
         self.digits = np.array([[verify.ALPHABET.index(ch) for ch in c] for c in self.codes], dtype=np.int64)
         self.identity = (tuple(range(pegs)), tuple(range(colors)))
         sigmas = list(itertools.permutations(range(pegs)))
@@ -202,11 +210,16 @@ class Game:
 _GAMES: dict = {}
 
 
-def game_of(spec) -> Game:
-    spec = tuple(spec)
-    if spec not in _GAMES:
-        _GAMES[spec] = Game(*spec)
-    return _GAMES[spec]
+def game_of(spec, black_only: bool = False) -> Game:
+    key = (tuple(spec), bool(black_only))
+    if key not in _GAMES:
+        _GAMES[key] = Game(*spec, black_only)
+    return _GAMES[key]
+
+
+def game_of_doc(g: dict) -> Game:
+    """The game a document states (a rule the checkers do not know: read as black-white, for hints)."""
+    return game_of((g["pegs"], g["colors"], g["repetition"]), g.get("feedback") == "black-only")
 
 
 # -- perms and references in the JSON -------------------------------------------------------------
@@ -296,7 +309,7 @@ class Source:
     def __init__(self, name: str, doc: dict) -> None:
         self.name, self.doc = name, doc
         g = doc["game"]
-        self.game = game_of((g["pegs"], g["colors"], g["repetition"]))
+        self.game = game_of_doc(g)
         self.text = json.dumps(doc)
         self.sets, self.depths = walk(doc, self.game)
         self.worst = "worst_case" in doc["claims"]
@@ -336,6 +349,10 @@ def load_sources(big: bool = False, small: bool = False) -> list:
         doc = json.loads((CERTS / f"{name}.json").read_bytes())
         doc = {k: doc[k] for k in ("claims", "format", "game", "nodes", "version")}
         out.append(Source(f"certificates/{name}", doc))
+    for name in BLACK:
+        doc = json.loads((CERTS.parent / "black-peg" / f"{name}.json").read_bytes())
+        doc = {k: doc[k] for k in ("claims", "format", "game", "nodes", "version")}
+        out.append(Source(f"black-peg/{name}", doc))
     # the exploit shapes and one-node counting proofs of tiny games, at their true bounds
     for pegs, colors, rep, kind in ((1, 3, True, "worst"), (2, 2, True, "worst"), (2, 2, True, "total"),
                                     (2, 3, True, "total"), (2, 3, False, "worst"), (3, 2, True, "worst"),
@@ -937,7 +954,22 @@ def m_key(m: Mutant) -> bool:
     return True
 
 
-MUTATIONS = [(m_same_as, 6), (m_orbit, 3), (m_interchangeable, 3), (m_redirect, 3), (m_share, 2),
+def m_rule(m: Mutant) -> bool:
+    """The proof relabelled under the other rule, or under a name the checkers do not know."""
+    game = m.doc["game"]
+    new = m.rng.choice(["black-white", "black-only", None, "black_only", "Black-only"])
+    old = game.get("feedback")
+    if new == old or (new is None and old is None):
+        return False
+    if new is None:
+        del game["feedback"]
+    else:
+        game["feedback"] = new
+    m.ops.append(f"rule {old}->{new}")
+    return True
+
+
+MUTATIONS = [(m_rule, 2), (m_same_as, 6), (m_orbit, 3), (m_interchangeable, 3), (m_redirect, 3), (m_share, 2),
              (m_split, 1), (m_perm, 3), (m_reorder, 2), (m_max_guesses, 2), (m_vacuous, 2),
              (m_drop, 2), (m_add_child, 3), (m_key, 1), (m_lower, 1), (m_raise, 3), (m_at_max, 3), (m_weights, 2)]
 _FUNCS = [f for f, _ in MUTATIONS]
@@ -982,9 +1014,10 @@ def optimum(spec, S: frozenset, kind: str, r, weights=None):
     """The exact optimum of the node (codes as indices), cached."""
     key = (spec, S, kind, r, None if weights is None else tuple(sorted(weights.items())))
     if key not in _OPT:
-        game = game_of(spec)
+        black_only = len(spec) > 3 and spec[3]  # (spec: (pegs, colors, repetition[, black_only]))
+        game = game_of(spec[:3], black_only)
         codes = frozenset(game.codes[x] for x in S)
-        _OPT[key] = bound_reference.optimum(*spec, codes, kind, r, weights)
+        _OPT[key] = bound_reference.optimum(*spec[:3], codes, kind, r, weights, black_only=black_only)
     return _OPT[key]
 
 
@@ -1009,7 +1042,7 @@ def false_bounds(doc, game: Game):
             out.append((j, node["bound"], "no set"))
             continue
         r = None if D is None else D - depths[j]
-        truth = optimum(game.spec, S, kind, r, weights)
+        truth = optimum(game.spec + (game.black_only,), S, kind, r, weights)
         if kind == "lex":  # a pair (total, count): the at_max bounds are its cost
             truth = bound_reference.lex_cost(truth, game.n)
         elif kind == "count":  # a pair (count, total), "first": "at_max"
@@ -1034,7 +1067,7 @@ class Judge:
             bad = []
             if report.valid:
                 g = doc["game"]
-                bad = false_bounds(doc, game_of((g["pegs"], g["colors"], g["repetition"])))
+                bad = false_bounds(doc, game_of_doc(g))
             self.seen[key] = (report.valid, bool(ref.valid), bad, report.error, ref.reason)
         return self.seen[key]
 

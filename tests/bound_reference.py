@@ -52,6 +52,7 @@ MAX_INT_DIGITS = 100
 MAX_META_DEPTH = 32
 ORACLE_MAX_CODES = 81
 _KEY = re.compile(r"(0|[1-9][0-9]*),(0|[1-9][0-9]*)")
+_BLACK_KEY = re.compile(r"(0|[1-9][0-9]*)")  # "feedback": "black-only": the key is B alone
 
 
 class Invalid(Exception):
@@ -71,8 +72,10 @@ def codes_of(pegs: int, colors: int, repetition: bool) -> list[str]:
     return out
 
 
-def feedback(g: str, s: str) -> tuple[int, int]:
+def feedback(g: str, s: str, black_only: bool = False) -> tuple[int, int]:
     black = sum(1 for a, b in zip(g, s) if a == b)
+    if black_only:  # black-peg Mastermind: (black, 0)
+        return black, 0
     common = sum(min(g.count(c), s.count(c)) for c in set(g))
     return black, common - black
 
@@ -80,15 +83,20 @@ def feedback(g: str, s: str) -> tuple[int, int]:
 class Feedback:
     """feedback() for one game, with each code's colour counts computed once (same rule)."""
 
-    def __init__(self, codes, colors):
+    def __init__(self, codes, colors, black_only: bool = False):
         self.counts = {x: tuple(x.count(c) for c in ALPHABET[:colors]) for x in codes}
+        self.black_only = black_only
 
     def __call__(self, g: str, s: str) -> tuple[int, int]:
         black = sum(map(str.__eq__, g, s))
+        if self.black_only:
+            return black, 0
         return black, sum(map(min, self.counts[g], self.counts[s])) - black
 
 
-def b_of(pegs: int, colors: int, repetition: bool) -> int:
+def b_of(pegs: int, colors: int, repetition: bool, black_only: bool = False) -> int:
+    if black_only:  # B = 0 .. p - 1
+        return pegs
     low = 0 if repetition else max(0, 2 * pegs - colors)
     pairs = sum(1 for B in range(pegs + 1) for W in range(pegs + 1) if low <= B + W <= pegs)
     return pairs - 2
@@ -312,6 +320,7 @@ class Result:
         self.sets: list | None = None  # each node's set (None where not reached, when invalid)
         self.depths: list | None = None
         self.game: tuple | None = None  # (pegs, colors, repetition)
+        self.black_only = False  # the game's rule
         self.claims: dict = {}
         self.bounds: list | None = None  # each node's bound, once the nodes' shapes are checked
 
@@ -350,7 +359,10 @@ def _check(doc_or_bytes, result: Result) -> None:
     if _int(doc["version"], "version") != 1:
         raise Invalid("version: not 1")
 
-    game = _obj(doc["game"], "game", ("pegs", "colors", "repetition"))
+    game = _obj(doc["game"], "game", ("pegs", "colors", "repetition"), ("feedback",))
+    if game.get("feedback", "black-white") not in ("black-white", "black-only"):
+        raise Invalid("game.feedback: unknown feedback rule")
+    black_only = game.get("feedback") == "black-only"
     pegs = _int(game["pegs"], "game.pegs", 1)
     colors = _int(game["colors"], "game.colors", 2)
     rep = game["repetition"]
@@ -368,6 +380,7 @@ def _check(doc_or_bytes, result: Result) -> None:
     if count > MAX_CODES:
         raise Invalid(f"game: {count} codes is too many (resource limit)")
     result.game = (pegs, colors, rep)
+    result.black_only = black_only
 
     claims = doc["claims"]
     if type(claims) is not dict:
@@ -416,9 +429,9 @@ def _check(doc_or_bytes, result: Result) -> None:
 
     codes = codes_of(pegs, colors, rep)
     code_set = frozenset(codes)
-    b = b_of(pegs, colors, rep)
+    b = b_of(pegs, colors, rep, black_only)
     win = (pegs, 0)
-    fb_of = Feedback(codes, colors)
+    fb_of = Feedback(codes, colors, black_only)
     W = A  # what each secret pays per guess
 
     def cost(n: int, r) -> int:
@@ -453,10 +466,10 @@ def _check(doc_or_bytes, result: Result) -> None:
             else:
                 children = []
                 for key, ref in entry.items():
-                    m = _KEY.fullmatch(key)
+                    m = (_BLACK_KEY if black_only else _KEY).fullmatch(key)
                     if not m:
                         raise Invalid(f"{where}: guess {g!r}: malformed feedback key {key!r}")
-                    fb = (int(m.group(1)), int(m.group(2)))
+                    fb = (int(m.group(1)), 0 if black_only else int(m.group(2)))
                     if fb == win:
                         raise Invalid(f"{where}: guess {g!r}: key {key!r} is the win")
                     if type(ref) is int:
@@ -616,7 +629,7 @@ def _check(doc_or_bytes, result: Result) -> None:
 
 
 class _Oracle:
-    def __init__(self, pegs, colors, rep):
+    def __init__(self, pegs, colors, rep, black_only=False):
         self.codes = codes_of(pegs, colors, rep)
         if len(self.codes) > ORACLE_MAX_CODES:
             raise ValueError(f"{len(self.codes)} codes: the oracle is limited to {ORACLE_MAX_CODES}")
@@ -627,7 +640,7 @@ class _Oracle:
         for g in self.codes:
             by = {}
             for k, s in enumerate(self.codes):
-                fb = feedback(g, s)
+                fb = feedback(g, s, black_only)
                 if fb != win:
                     by[fb] = by.get(fb, 0) | (1 << k)
             self.masks.append((1 << self.index[g], list(by.values())))
@@ -786,20 +799,21 @@ class _Oracle:
 _ORACLES: dict = {}
 
 
-def _oracle(pegs, colors, repetition) -> _Oracle:
-    key = (pegs, colors, bool(repetition))
+def _oracle(pegs, colors, repetition, black_only=False) -> _Oracle:
+    key = (pegs, colors, bool(repetition), bool(black_only))
     if key not in _ORACLES:
         _ORACLES[key] = _Oracle(*key)
     return _ORACLES[key]
 
 
-def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | None = None, weights=None):
+def optimum(pegs: int, colors: int, repetition: bool, S, kind: str, r: int | None = None, weights=None,
+            black_only: bool = False):
     """The exact optimum over all strategies (guessing any code of the game) starting from S:
     kind "worst": the least worst-case number of guesses; "total": the least sum of guesses over
     S (among the strategies solving every secret within r guesses when r is given; math.inf when
     there is none); "lex" (r needed): the least pair (total, secrets found at the r-th guess) in
     lexicographic order, or math.inf."""
-    o = _oracle(pegs, colors, repetition)
+    o = _oracle(pegs, colors, repetition, black_only)
     mask = 0
     for s in S:
         mask |= 1 << o.index[s]
@@ -847,7 +861,7 @@ def true_bounds(result: Result) -> list:
     codes = len(codes_of(pegs, colors, rep))
     for i, (S, depth) in enumerate(zip(result.sets, result.depths)):
         r = None if D is None else D - depth
-        opt = optimum(pegs, colors, rep, S, kind, r, weights)
+        opt = optimum(pegs, colors, rep, S, kind, r, weights, result.black_only)
         if kind == "lex":
             opt = lex_cost(opt, codes)
         elif kind == "count":
