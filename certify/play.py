@@ -142,6 +142,14 @@ def _colours(game: Game, con: Console) -> str:
 
 TREE_HELP = (f"answer each guess with {ANSWER}, two numbers (2,1 or 2 1 or 21); u takes the last "
              "answer back; q quits; ? shows this help")
+#: Black-peg games (a certificate whose game is "feedback": "black-only"): the answer is one number.
+BLACK_HELP = ("answer each guess with the number of black pegs (the pegs of the right colour in the right "
+              "place), one number; u takes the last answer back; q quits; ? shows this help")
+
+
+def _answer_text(game: Game, pair) -> str:
+    """An answer (black, white) as the game writes it: "2,1", or "2" in a black-peg game."""
+    return verify.key_text(pair, game.black_only)
 
 
 def play_tree(cert: dict, inp, out, colour: bool | None = None, letters: str | None = None) -> int:
@@ -151,13 +159,16 @@ def play_tree(cert: dict, inp, out, colour: bool | None = None, letters: str | N
     other. Raises CertifyError when piped input ends before the game does.
     """
     g = cert["game"]
-    game = Game(g["pegs"], g["colors"], g["repetition"])
+    game = Game(g["pegs"], g["colors"], g["repetition"], g.get("feedback", "black-white"))
     con = Console(inp, out, colour, letters)
     say = con.say
-    say(f"{shown(cert['strategy']['name'], 80)} on {game_text(g)}: verified, finds any secret in at most "
-        f"{_plural(cert['claims']['max_guesses'], 'guess', 'guesses')}.")
-    say(f"Think of a secret ({_colours(game, con)}) and answer each guess with {ANSWER}:")
-    say(f"{HOW}. Type ? for help.")
+    say(f"{shown(cert['strategy']['name'], 80)} on {game_text(g)}{' (black pegs only)' if game.black_only else ''}: "
+        f"verified, finds any secret in at most {_plural(cert['claims']['max_guesses'], 'guess', 'guesses')}.")
+    if game.black_only:
+        say(f"Think of a secret ({_colours(game, con)}) and answer each guess with the number of black pegs.")
+    else:
+        say(f"Think of a secret ({_colours(game, con)}) and answer each guess with {ANSWER}:")
+    say(f"{'black = pegs of the right colour in the right place' if game.black_only else HOW}. Type ? for help.")
     nodes = [cert["tree"]]
     answers: list[tuple[int, int]] = []
     stages = [None]  # candidates after each answer (None: every code)
@@ -190,9 +201,9 @@ def play_tree(cert: dict, inp, out, colour: bool | None = None, letters: str | N
             if len(candidates) <= SHOW:
                 left += ": " + " ".join(con.name(c) for c in game.texts(candidates))
             say(left)
-            child = nodes[-1].get("next", {}).get(f"{black},{white}")
+            child = nodes[-1].get("next", {}).get(game.key_text(fb))
             if child is None:  # a verified tree has a branch for every answer some secret gives
-                say(f"The certificate has no branch for {black},{white} after {con.name(guess)}.")
+                say(f"The certificate has no branch for {game.key_text(fb)} after {con.name(guess)}.")
                 return 1
             nodes.append(child)
             stages.append(candidates)
@@ -215,18 +226,26 @@ def _answer(con: Console, game: Game, guess: str, index: int, n: int, candidates
         if command in ("q", "quit"):
             raise _Quit
         if command in ("?", "h", "help"):
-            con.say(f"  {TREE_HELP}")
-            con.say(f"  {HOW}")
+            con.say(f"  {BLACK_HELP if game.black_only else TREE_HELP}")
+            if not game.black_only:
+                con.say(f"  {HOW}")
             continue
         if command in ("u", "undo"):
             return "u"
         try:
-            black, white = parse_feedback(line, game.pegs)
+            if game.black_only:  # one number: the black pegs
+                text = line.strip()
+                if not (text.isascii() and text.isdigit() and int(text) <= game.pegs):
+                    raise CertifyError(f"{shown(text, 20)!r} is not an answer: the number of black pegs, "
+                                       f"0 to {game.pegs}")
+                black, white = int(text), 0
+            else:
+                black, white = parse_feedback(line, game.pegs)
             fb = game.encode(black, white)
             if possible is None:  # the answers any code of the game could give
                 possible = set(game.feedback([index], consistent(game, ()))[0].tolist())
             if fb not in possible:
-                raise CertifyError(f"{black},{white} is impossible for {con.name(guess)}: "
+                raise CertifyError(f"{game.key_text(fb)} is impossible for {con.name(guess)}: "
                                    f"no code of {game} gets that answer")
             return black, white, fb
         except CertifyError as e:
@@ -240,8 +259,7 @@ def _contradiction(con: Console, game: Game, answers) -> bool:
     say("No secret gives all these answers: one of them must be wrong.")
     say("These answers contradict each other (drop any one of them and some secret fits):")
     for i in minimal_conflict(game, answers):
-        b, w = game.decode(answers[i][1])
-        say(f"  guess {i + 1}: {con.name(game.text(answers[i][0]))}  {b},{w}")
+        say(f"  guess {i + 1}: {con.name(game.text(answers[i][0]))}  {game.key_text(answers[i][1])}")
     while True:
         line = con.ask("Type your secret to see which answer was wrong, u to take the last answer "
                        "back, or Enter to leave: ")
@@ -258,10 +276,11 @@ def _contradiction(con: Console, game: Game, answers) -> bool:
             say(f"  {e}; try again")
     for i, (guess, fb) in enumerate(answers):
         text = game.text(guess)
-        given, true = game.decode(fb), verify.feedback(text, secret)
+        given = game.decode(fb)
+        true = verify.blacks(text, secret) if game.black_only else verify.feedback(text, secret)
         if given != true:
-            say(f"  guess {i + 1}: {con.name(text)}  you answered {given[0]},{given[1]}; "
-                f"for {con.name(secret)} it is {true[0]},{true[1]}")
+            say(f"  guess {i + 1}: {con.name(text)}  you answered {_answer_text(game, given)}; "
+                f"for {con.name(secret)} it is {_answer_text(game, true)}")
     return False
 
 
@@ -411,12 +430,13 @@ def _compare(con: Console, game: Game, strategy: str | None, secret: str, yours:
 def _tree_game(cert: dict, secret: str) -> list[tuple[str, tuple[int, int]]]:
     node, out = cert["tree"], []
     pegs = cert["game"]["pegs"]
+    black_only = cert["game"].get("feedback") == "black-only"
     while True:
-        fb = verify.feedback(node["guess"], secret)
+        fb = verify.blacks(node["guess"], secret) if black_only else verify.feedback(node["guess"], secret)
         out.append((node["guess"], fb))
         if fb == (pegs, 0):
             return out
-        node = node["next"][f"{fb[0]},{fb[1]}"]
+        node = node["next"][verify.key_text(fb, black_only)]
 
 
 def auto(cert: dict, out, secret: str | None = None, games: int | None = None, seed=None,
@@ -424,7 +444,7 @@ def auto(cert: dict, out, secret: str | None = None, games: int | None = None, s
     """The certificate plays by itself: one game (``secret``, or a random one) shown row by row,
     or ``games`` random games summed up in a table of guesses needed. Returns the figures."""
     g = cert["game"]
-    game = Game(g["pegs"], g["colors"], g["repetition"])
+    game = Game(g["pegs"], g["colors"], g["repetition"], g.get("feedback", "black-white"))
     con = Console(None, out, colour, letters)
     name = shown(cert["strategy"]["name"], 80)
     codes = verify.codes(g["pegs"], g["colors"], g["repetition"])
@@ -438,7 +458,7 @@ def auto(cert: dict, out, secret: str | None = None, games: int | None = None, s
         drawn = "" if given else f" (drawn with --seed {seed})"
         con.say(f"{name} on {game_text(g)} plays against the secret {con.name(secret)}{drawn}:")
         for n, (guess, (b, w)) in enumerate(rows, 1):
-            con.say(f"  {n:>2}. {con.code(guess)}  {b},{w}{con.keys(b, w)}")
+            con.say(f"  {n:>2}. {con.code(guess)}  {_answer_text(game, (b, w))}{con.keys(b, w)}")
         con.say(f"found {con.name(secret)} in {_plural(len(rows), 'guess', 'guesses')}")
         return {"secret": secret, "guesses": [r[0] for r in rows]}
     if not 1 <= games <= MAX_GAMES:

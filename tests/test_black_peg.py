@@ -402,3 +402,41 @@ def test_a_mixed_strategy_replays_its_trees_under_the_files_rule():
     del mixed["game"]["feedback"]
     report = verify_mixed.check_bytes(json.dumps(mixed).encode())
     assert not report.valid and "malformed feedback key" in report.error
+
+
+# -- play: a black-peg certificate guesses, the person answers one number ---------------------------
+
+def _play(answers: str):
+    import io
+
+    from certify import play
+
+    cert = json.loads((FOLDER / "optimal-worst-case-2x3-black.json").read_bytes())
+    out = io.StringIO()
+    status = play.play_tree(cert, io.StringIO(answers), out, colour=False)
+    return status, out.getvalue()
+
+
+@pytest.mark.parametrize("secret", codes(2, 3, True))
+def test_play_finds_every_secret_from_black_peg_answers(secret):
+    """Answered honestly (the black pegs, one number), play finds each secret within the claim."""
+    from certify import play
+
+    cert = json.loads((FOLDER / "optimal-worst-case-2x3-black.json").read_bytes())
+    node, answers = cert["tree"], []
+    while True:
+        b = blacks(node["guess"], secret)
+        answers.append(str(b))
+        if b == 2:
+            break
+        node = node["next"][str(b)]
+    status, text = _play("\n".join(answers) + "\n")
+    assert status == 0 and f"found {secret} in {len(answers)} guess" in text
+    assert len(answers) <= cert["claims"]["max_guesses"]
+    assert [row[1] for row in play._tree_game(cert, secret)] == [(int(a), 0) for a in answers]
+
+
+def test_play_takes_one_number_and_names_the_wrong_black_peg_answer():
+    status, text = _play("2,0\n0\n2\n22\n")
+    assert "'2,0' is not an answer: the number of black pegs, 0 to 2; try again" in text
+    assert "you answered 2; for 22 it is 0" in text and status == 1
