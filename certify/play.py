@@ -162,8 +162,8 @@ def play_tree(cert: dict, inp, out, colour: bool | None = None, letters: str | N
     game = Game(g["pegs"], g["colors"], g["repetition"], g.get("feedback", "black-white"))
     con = Console(inp, out, colour, letters)
     say = con.say
-    say(f"{shown(cert['strategy']['name'], 80)} on {game_text(g)}{' (black pegs only)' if game.black_only else ''}: "
-        f"verified, finds any secret in at most {_plural(cert['claims']['max_guesses'], 'guess', 'guesses')}.")
+    say(f"{shown(cert['strategy']['name'], 80)} on {game_text(g)}: verified, finds any secret in at most "
+        f"{_plural(cert['claims']['max_guesses'], 'guess', 'guesses')}.")
     if game.black_only:
         say(f"Think of a secret ({_colours(game, con)}) and answer each guess with the number of black pegs.")
     else:

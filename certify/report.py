@@ -13,7 +13,8 @@ from .text import shown
 
 def game_text(game: dict) -> str:
     rep = "" if game["repetition"] else ", no repetition"
-    return f"{game['pegs']} pegs x {game['colors']} colours{rep}"
+    rule = ", black pegs only" if game.get("feedback") == "black-only" else ""
+    return f"{game['pegs']} pegs x {game['colors']} colours{rep}{rule}"
 
 
 def figures(stats: dict) -> dict:
@@ -106,19 +107,22 @@ def explain_secret(cert: dict, secret: str, letters: str | None = None) -> tuple
     lines = [f"secret {name(secret)}, strategy {shown(cert['strategy']['name'], 80)} on {game_text(game)}"]
     steps = []
     node = cert["tree"]
+    black_only = game.get("feedback") == "black-only"
+    score = verify.blacks if black_only else verify.feedback  # black-peg games: (black, 0), key "B"
     n = 0
     while True:
         n += 1
         guess = node["guess"]
-        b, w = verify.feedback(guess, secret)
+        b, w = score(guess, secret)
+        answer = verify.key_text((b, w), black_only)
         candidate = guess in candidates  # before this answer: could the guess be the secret?
-        candidates = [c for c in candidates if verify.feedback(guess, c) == (b, w)]
+        candidates = [c for c in candidates if score(guess, c) == (b, w)]
         steps.append({"guess": guess, "black": b, "white": w, "candidates_left": len(candidates),
                       "candidate": candidate})
         if (b, w) == (pegs, 0):
-            lines.append(f"{n:>3}. {name(guess)}  {b},{w}  found {name(secret)} in {n} guess{'es' if n > 1 else ''}")
+            lines.append(f"{n:>3}. {name(guess)}  {answer}  found {name(secret)} in {n} guess{'es' if n > 1 else ''}")
             return lines, steps
         left = f"{len(candidates)} candidate{'s' if len(candidates) != 1 else ''} left"
         mark = "" if candidate else f"  ({name(guess)} was not a candidate: it could not be the secret)"
-        lines.append(f"{n:>3}. {name(guess)}  {b},{w}  {left}{mark}")
-        node = node["next"][f"{b},{w}"]
+        lines.append(f"{n:>3}. {name(guess)}  {answer}  {left}{mark}")
+        node = node["next"][answer]

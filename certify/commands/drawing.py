@@ -11,6 +11,15 @@ def _depth(text: str) -> int:
     return 1 << 30 if text == "all" else positive(text)
 
 
+def _drawable(cert: dict, command: str) -> None:
+    """The drawings read black-and-white answers: a black-peg certificate is refused in one line."""
+    if cert["game"].get("feedback") == "black-only":
+        from ..errors import CertifyError
+
+        raise CertifyError(f"{command} draws black-and-white answers: this certificate is black-peg "
+                           "(\"feedback\": \"black-only\"); stats, explain, compare and play read it")
+
+
 def cmd_render(args) -> int:
     from .. import render
     from ..files import check_output
@@ -21,6 +30,7 @@ def cmd_render(args) -> int:
     at = render.parse_at(args.at)
     check_output(args.output, inputs=[args.file])
     _, cert = load_verified(args.file, quiet=args.quiet)
+    _drawable(cert, "render")
     secret = None if args.secret is None else "".join(args.secret.split())  # "3 1 3 2" as "3132"
     info = render.render(cert, args.output, depth=args.depth, secret=secret, at=at,
                          layout=args.layout, inputs=[args.file], force=args.force,
@@ -57,6 +67,7 @@ def _book(args) -> int:
     at = render.parse_at(args.at)
     check_output(args.output, inputs=[args.file])
     report, cert = load_verified(args.file, quiet=args.quiet)
+    _drawable(cert, "render --book")
     from .. import book
 
     letters = _letters(args, cert)
@@ -79,6 +90,7 @@ def cmd_export(args) -> int:
     export.output_format(args.output)  # a bad extension fails before the verification
     check_output(args.output, inputs=[args.file])
     _, cert = load_verified(args.file, quiet=args.quiet)
+    _drawable(cert, "export")
     info = export.export(cert, args.output, inputs=[args.file])
     if args.json:
         print_json(info, "export")
@@ -97,6 +109,7 @@ def cmd_html(args) -> int:
         raise CertifyError("--json and -o - both want standard output: choose one")
     check_output(args.output, inputs=[args.file])
     report, cert = load_verified(args.file, quiet=args.quiet)
+    _drawable(cert, "html")
     info = htmltree.write_html(report, cert, args.output, inputs=[args.file], letters=_letters(args, cert))
     if args.json:
         print_json(info, "html")

@@ -89,6 +89,9 @@ def cmd_hint(args) -> int:
             raise CertifyError("give either --strategy or --certificate, not both")
         _, cert = load_verified(args.certificate, quiet=args.quiet)
         g = cert["game"]
+        if g.get("feedback") == "black-only":  # (its rows, classes and strategies are black-and-white)
+            raise CertifyError("hint reads black-and-white answers: this certificate is black-peg "
+                               "(\"feedback\": \"black-only\"); play and explain read it")
         game = Game(g["pegs"], g["colors"], g["repetition"])
         given = (args.pegs, args.colors)
         if any(v is not None and v != w for v, w in zip(given, (game.pegs, game.colors))) or (
