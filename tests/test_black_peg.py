@@ -457,3 +457,15 @@ def test_explain_reads_a_black_peg_certificate_and_the_drawings_refuse_it_in_one
         run = subprocess.run(CERTIFY + args, capture_output=True, text=True, cwd=ROOT)
         assert run.returncode == 2 and "Traceback" not in run.stderr, (args, run.stderr)
         assert "this certificate is black-peg" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_why_explains_a_black_peg_proof_with_its_answers():
+    from certify.why import explain_bytes, text_lines
+
+    raw = (FOLDER / "worst-case-3x4-black.json").read_bytes()
+    report, why = explain_bytes(raw, "worst-case-3x4-black.json", 1, 5, None)
+    assert report.valid and why is not None
+    text = "\n".join(text_lines(why))
+    assert "with black-only answers" in text and "besides the win (3)" in text
+    assert "3 answers besides the win" in text  # b = p = 3
+    assert "-(1,0)->" not in text and "-(0)->" in text
