@@ -469,3 +469,14 @@ def test_why_explains_a_black_peg_proof_with_its_answers():
     assert "with black-only answers" in text and "besides the win (3)" in text
     assert "3 answers besides the win" in text  # b = p = 3
     assert "-(1,0)->" not in text and "-(0)->" in text
+
+
+def test_the_api_takes_the_rule():
+    import certify
+
+    cert = certify.build_certificate("knuth", pegs=2, colors=4, feedback="black-only")
+    assert cert.game == {"pegs": 2, "colors": 4, "repetition": True, "feedback": "black-only"}
+    proof = certify.bound(pegs=2, colors=4, kind="worst", feedback="black-only")
+    assert str(proof) == "every strategy for 2x4 with black-only answers needs >= 5 guesses for some secret"
+    with pytest.raises(CertifyError, match="unknown feedback rule"):
+        certify.bound(pegs=2, colors=4, feedback="black")
