@@ -11,11 +11,13 @@ Checking every file twice costs about 10 minutes of CPU (`certify verify --json`
 deterministic sample and says so: every file up to SMALL bytes, and of the larger ones those whose
 path's SHA-256 starts in the first 1/EVERY of the range, up to BIG bytes. On 2026-11-27: 379 of 512
 committed files (3.7 of 34.6 MB), every kind; 25 s of CPU for the checks on each side, about 55 s
-for the whole file.
+for the whole file. ``CERTIFY_AGREEMENT=all`` runs the same comparison on every committed file:
+on 2026-11-27 all 512 agreed (10 min 44 s of CPU, 22 min on the shared machine).
 """
 
 import hashlib
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -46,7 +48,8 @@ def _sampled(path: str) -> bool:
 
 
 COMMITTED = _committed()
-SAMPLE = [f for f in COMMITTED if _sampled(f)]
+#: CERTIFY_AGREEMENT=all checks every committed file (about 10 minutes of CPU).
+SAMPLE = COMMITTED if os.environ.get("CERTIFY_AGREEMENT") == "all" else [f for f in COMMITTED if _sampled(f)]
 
 
 def _cli(argv, capsys) -> tuple[int, dict]:
