@@ -257,15 +257,25 @@ def build(pegs: int, colors: int, repetition: bool = True, feedback: str = "blac
 
 # -- the committed catalog (certificates/static/, docs/static.md) ------------------------------
 
-#: The games whose static value is committed: (pegs, colours, rule), repetition allowed.
-CATALOG = ([(2, c, "black-white") for c in range(2, 14)] + [(3, c, "black-white") for c in range(2, 7)]
-           + [(2, c, "black-only") for c in range(2, 9)] + [(3, c, "black-only") for c in range(2, 6)])
+#: The games whose static value is committed: (pegs, colours, rule[, repetition]).
+CATALOG = ([(2, c, "black-white") for c in range(2, 14)] + [(3, c, "black-white") for c in range(2, 8)]
+           + [(2, c, "black-only") for c in range(2, 9)] + [(3, c, "black-only") for c in range(2, 6)]
+           + [(2, c, "black-white", False) for c in range(3, 10)] + [(3, c, "black-white", False) for c in range(4, 8)]
+           + [(2, c, "black-only", False) for c in range(3, 10)] + [(3, c, "black-only", False) for c in range(4, 7)])
 
 
-def published(pegs: int, colors: int, rule: str):
+def published(pegs: int, colors: int, rule: str, repetition: bool = True):
     """(static value, source) published for a game, final guess counted; None when not published.
+    Without repetition, black-only (the static black-peg AB game): Jaeger and Drewes (arXiv
+    2210.04652) give ceil(4c/3) - 1 for 2 pegs and floor((3c - 1)/2) for 3 pegs, c >= 4.
     The 2-peg table of a 2002 Static-Mastermind page gives the questions only (value - 1), marks 8 to 10 colours
     with "?" (a list known, not known to be shortest)."""
+    if not repetition:
+        if rule == "black-only" and pegs == 2:
+            return -(-4 * colors // 3) - 1, "ceil(4c/3) - 1, Jaeger and Drewes (AB game)"
+        if rule == "black-only" and pegs == 3 and colors >= 4:
+            return (3 * colors - 1) // 2, "floor((3c - 1)/2), Jaeger and Drewes (AB game)"
+        return None
     if rule == "black-white" and pegs == 2:
         if colors <= 7:
             return {2: 3, 3: 3, 4: 4, 5: 5, 6: 5, 7: 6}[colors], "2002 table"
@@ -285,11 +295,12 @@ def published(pegs: int, colors: int, rule: str):
 GZIP_PAST = 1 << 20
 
 
-def catalog_paths(folder, pegs: int, colors: int, rule: str):
+def catalog_paths(folder, pegs: int, colors: int, rule: str, repetition: bool = True):
     """(certificate, proof) paths of a catalog game: the proof's .json.gz when that file exists."""
     from pathlib import Path
 
-    stem = f"static-{pegs}x{colors}" + ("-black-only" if rule == "black-only" else "")
+    stem = (f"static-{pegs}x{colors}" + ("" if repetition else "-norep")
+            + ("-black-only" if rule == "black-only" else ""))
     proof = Path(folder) / f"{stem}-proof.json"
     zipped = proof.with_name(proof.name + ".gz")
     return Path(folder) / f"{stem}.json", zipped if zipped.exists() else proof
@@ -299,12 +310,13 @@ def write_catalog(folder="certificates/static", games=None, progress=_stderr) ->
     """Build every catalog game whose certificate is missing and write it with its proof."""
     from .files import write_output
 
-    for pegs, colors, rule in games or CATALOG:
-        cert_path, proof_path = catalog_paths(folder, pegs, colors, rule)
+    for pegs, colors, rule, *norep in games or CATALOG:
+        repetition = not norep
+        cert_path, proof_path = catalog_paths(folder, pegs, colors, rule, repetition)
         if cert_path.exists() and proof_path.exists():
             continue
         t0 = time.monotonic()
-        cert, lower, game = build(pegs, colors, True, rule, progress)
+        cert, lower, game = build(pegs, colors, repetition, rule, progress)
         data = dumps(lower)
         if len(data) > GZIP_PAST:
             proof_path = proof_path.with_name(proof_path.name + ".gz")
@@ -320,8 +332,9 @@ def table(folder="certificates/static", games=None) -> str:
 
     rows = ["| game | rule | questions | static value | published | proof (sets, bytes) | check time |",
             "| --- | --- | --- | --- | --- | --- | --- |"]
-    for pegs, colors, rule in games or CATALOG:
-        cert_path, proof_path = catalog_paths(folder, pegs, colors, rule)
+    for pegs, colors, rule, *norep in games or CATALOG:
+        repetition = not norep
+        cert_path, proof_path = catalog_paths(folder, pegs, colors, rule, repetition)
         reports = []
         t0 = time.process_time()
         for path in (cert_path, proof_path):
@@ -335,9 +348,9 @@ def table(folder="certificates/static", games=None) -> str:
         if lower.claims["guesses_at_least"] != value:
             raise CertifyError(f"{cert_path}: value {value}, but its proof shows only "
                                f">= {lower.claims['guesses_at_least']}")
-        pub = published(pegs, colors, rule)
+        pub = published(pegs, colors, rule, repetition)
         pub_text = "not published" if pub is None else f"{pub[0]} ({pub[1]})"
-        rows.append(f"| {pegs}x{colors} | {rule} | {value - 1} | {value} | {pub_text} | {lower.sets}, "
+        rows.append(f"| {pegs}x{colors}{'' if repetition else ' no repetition'} | {rule} | {value - 1} | {value} | {pub_text} | {lower.sets}, "
                     f"{proof_path.stat().st_size:,} | {seconds:.2f} s |")
     return "\n".join(rows) + "\n"
 

@@ -158,8 +158,8 @@ def _checked(name):
     return report
 
 
-def _value_of(pegs, colors, rule="black-white"):
-    cert, proof = static.catalog_paths(ROOT / "certificates" / "static", pegs, colors, rule)
+def _value_of(pegs, colors, rule="black-white", repetition=True):
+    cert, proof = static.catalog_paths(ROOT / "certificates" / "static", pegs, colors, rule, repetition)
     upper, lower = _checked(cert.name), _checked(proof.name)
     assert upper.claims["guesses"] == lower.claims["guesses_at_least"]
     return upper.claims["guesses"]
@@ -179,6 +179,15 @@ def test_black_peg_formulas_of_jaeger_and_drewes():
         assert _value_of(2, colors, "black-only") == -(-(4 * colors - 1) // 3)
     for colors in range(2, 5):  # three pegs: floor(3c/2) + 1
         assert _value_of(3, colors, "black-only") == 3 * colors // 2 + 1
+
+
+def test_static_black_peg_ab_game_formulas_of_jaeger_and_drewes():
+    """Without repetition, black-only (arXiv 2210.04652): ceil(4c/3) - 1 guesses for 2 pegs, and
+    floor((3c - 1)/2) for 3 pegs from 4 colours, the final guess counted."""
+    for colors in range(3, 9):
+        assert _value_of(2, colors, "black-only", False) == -(-4 * colors // 3) - 1
+    for colors in (4, 5):
+        assert _value_of(3, colors, "black-only", False) == (3 * colors - 1) // 2
 
 
 def test_three_pegs_against_goddards_large_c_value():
