@@ -37,9 +37,9 @@ def _asset(name: str) -> str:
     return (resources.files("certify") / "web" / name).read_text(encoding="utf-8")
 
 
-def _key_order(key: str) -> tuple[int, int]:
-    b, w = key.split(",")
-    return int(b), int(w)
+def _key_order(key: str) -> tuple[int, ...]:
+    """Keys sorted numerically: "B,W", or "B" in a black-peg game (so "10" comes after "9")."""
+    return tuple(int(n) for n in key.split(","))
 
 
 def encode_tree(tree: dict) -> tuple[str, list[str], int, int]:
@@ -105,7 +105,9 @@ def page(report, cert: dict, letters: str | None = None) -> tuple[str, dict]:
     strategy = cert["strategy"]
     params = strategy.get("params") or {}
     data = {
-        "game": {"pegs": game["pegs"], "colors": game["colors"], "repetition": bool(game["repetition"])},
+        "game": {"pegs": game["pegs"], "colors": game["colors"], "repetition": bool(game["repetition"]),
+                 # only a black-peg game names its rule: a black-and-white page's data stays as it was
+                 **({"feedback": "black-only"} if game.get("feedback") == "black-only" else {})},
         "name": shown(strategy["name"], 200),
         "params": shown(json.dumps(params, sort_keys=True, ensure_ascii=False), 400) if params else "",
         "reference": shown(strategy.get("reference") or "", 600),
@@ -127,7 +129,8 @@ def page(report, cert: dict, letters: str | None = None) -> tuple[str, dict]:
     csp = (f"default-src 'none'; script-src '{_digest(js)}'; style-src '{_digest(css)}'; "
            "img-src data:; base-uri 'none'; form-action 'none'")
     parts = {
-        "title": html.escape(f"{shown(strategy['name'], 80)} — {game['pegs']} pegs x {game['colors']} colours"),
+        "title": html.escape(f"{shown(strategy['name'], 80)} — {game['pegs']} pegs x {game['colors']} colours"
+                             + (", black pegs only" if game.get("feedback") == "black-only" else "")),
         "csp": html.escape(csp),
         "css": css,
         "js": js,

@@ -453,7 +453,7 @@ def test_explain_reads_a_black_peg_certificate_and_the_drawings_refuse_it_in_one
     assert lines[-1].split()[2] == "3"  # the win written "3", not "3,0"
     path = str(FOLDER / "optimal-worst-case-3x3-black.json")
     for args in (["render", path, "-o", str(tmp_path / "r.svg")], ["export", path, "-o", str(tmp_path / "e.graphml")],
-                 ["html", path, "-o", str(tmp_path / "h.html")], ["hint", "--certificate", path, "000=0"]):
+                 ["hint", "--certificate", path, "000=0"]):  # (html draws it: tests/test_html_black_peg.py)
         run = subprocess.run(CERTIFY + args, capture_output=True, text=True, cwd=ROOT)
         assert run.returncode == 2 and "Traceback" not in run.stderr, (args, run.stderr)
         assert "this certificate is black-peg" in run.stderr and len(run.stderr.strip().splitlines()) == 1

@@ -17,7 +17,7 @@ def _drawable(cert: dict, command: str) -> None:
         from ..errors import CertifyError
 
         raise CertifyError(f"{command} draws black-and-white answers: this certificate is black-peg "
-                           "(\"feedback\": \"black-only\"); stats, explain, compare and play read it")
+                           "(\"feedback\": \"black-only\"); stats, explain, compare, play and html read it")
 
 
 def cmd_render(args) -> int:
@@ -109,7 +109,6 @@ def cmd_html(args) -> int:
         raise CertifyError("--json and -o - both want standard output: choose one")
     check_output(args.output, inputs=[args.file])
     report, cert = load_verified(args.file, quiet=args.quiet)
-    _drawable(cert, "html")
     info = htmltree.write_html(report, cert, args.output, inputs=[args.file], letters=_letters(args, cert))
     if args.json:
         print_json(info, "html")

@@ -5,7 +5,9 @@
   var D = JSON.parse(document.getElementById("data").textContent);
   var P = D.game.pegs, C = D.game.colors, REP = D.game.repetition;
   var A = D.alphabet, KEYS = D.keys, W = D.width, B64 = D.b64;
-  var WIN = P + ",0";
+  // Black-peg Mastermind ("feedback": "black-only"): the answer is the number of black pegs, its key "B".
+  var BO = D.game.feedback === "black-only";
+  var WIN = BO ? String(P) : P + ",0";
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -74,8 +76,9 @@
     for (i = 0; i < P; i++) {
       var x = g.charCodeAt(i), y = s.charCodeAt(i);
       if (x === y) b++;
-      else { cg[A.indexOf(g.charAt(i))]++; cs[A.indexOf(s.charAt(i))]++; }
+      else if (!BO) { cg[A.indexOf(g.charAt(i))]++; cs[A.indexOf(s.charAt(i))]++; }
     }
+    if (BO) return String(b);
     var w = 0;
     for (i = 0; i < C; i++) w += Math.min(cg[i], cs[i]);
     return b + "," + w;
@@ -143,9 +146,9 @@
     return box;
   }
   function keyPegs(key) {
-    var bw = key.split(","), b = +bw[0], w = +bw[1];
+    var bw = key.split(","), b = +bw[0], w = +(bw[1] || 0);
     var box = el("span", "reply");
-    box.title = key + ": " + b + " black, " + w + " white";
+    box.title = key + ": " + words(key);
     if (b + w === 0) box.appendChild(el("span", "none", "none"));
     else box.appendChild(el("span", "kp", new Array(b + 1).join("\u25CF") + new Array(w + 1).join("\u25CB")));
     box.appendChild(el("span", "kn", key));
@@ -154,7 +157,7 @@
 
   // ---- header, legend, distribution -----------------------------------------------------
   var g = D.game;
-  var gameText = P + " pegs x " + C + " colours" + (REP ? "" : ", no repetition");
+  var gameText = P + " pegs x " + C + " colours" + (REP ? "" : ", no repetition") + (BO ? ", black pegs only" : "");
   document.getElementById("title").textContent = D.name + " on " + gameText;
   var facts = document.getElementById("facts");
   function fact(k, v) { facts.appendChild(el("dt", "", k)); facts.appendChild(el("dd", "", v)); }
@@ -179,8 +182,11 @@
   function legendItem(node, text) { var li = el("li"); li.appendChild(node); li.appendChild(el("span", "", text)); legend.appendChild(li); }
   legendItem(pegs(A.slice(0, Math.min(C, P))), "a guess: one peg per position, its colour's " + (D.letters ? "letter" : "digit") + " on it");
   legendItem(el("span", "kp", "\u25CF"), "black key peg: right colour, right place");
-  legendItem(el("span", "kp", "\u25CB"), "white key peg: right colour, wrong place");
-  legendItem(el("span", "none", "none"), "no key peg: no colour of the guess is in the secret");
+  if (BO) legendItem(el("span", "none", "none"), "no key peg: no peg of the guess is right (black pegs only: no white pegs in this game)");
+  else {
+    legendItem(el("span", "kp", "\u25CB"), "white key peg: right colour, wrong place");
+    legendItem(el("span", "none", "none"), "no key peg: no colour of the guess is in the secret");
+  }
   legendItem(el("span", "info", "12 secrets, at most 3 guesses"), "secrets that reach this guess; the guesses they still need, this one included, at most");
   legendItem(el("span", "win", "\u2713 can win"), "this guess is itself one of those secrets");
   legendItem(el("span", "win", "\u2713 found"), "this guess is the only secret left: the game ends here");
@@ -363,7 +369,10 @@
   var playBox = document.getElementById("play"), playStatus = document.getElementById("playstatus");
   var history = document.getElementById("history"), replies = document.getElementById("replies");
   var ALLKEYS = [];
-  for (var b = 0; b <= P; b++) for (var w = 0; b + w <= P; w++) if (!(b === P - 1 && w === 1)) ALLKEYS.push(b + "," + w);
+  for (var b = 0; b <= P; b++) {
+    if (BO) { ALLKEYS.push(String(b)); continue; }
+    for (var w = 0; b + w <= P; w++) if (!(b === P - 1 && w === 1)) ALLKEYS.push(b + "," + w);
+  }
   var play = null;  // {node, cands, steps: [{node, key, cands}], over}
   function startPlay() {
     play = { node: 0, cands: CODES, steps: [], over: false };
@@ -451,7 +460,7 @@
   }
   function holes(b, w) {
     var box = el("span", "keys");
-    box.title = b + " black, " + w + " white";
+    box.title = BO ? b + " black" : b + " black, " + w + " white";
     for (var i = 0; i < P; i++) box.appendChild(el("span", i < b ? "hole b" : i < b + w ? "hole w" : "hole"));
     return box;
   }
@@ -469,7 +478,7 @@
     document.getElementById("giveup").hidden = false;
     var colours = NAMES === A ? A.charAt(0) + ".." + A.charAt(C - 1) : NAMED;
     document.getElementById("cmintro").textContent = "I have picked a secret (" + P + " pegs, colours " +
-      colours + ", " + (REP ? "repeats allowed" : "no colour repeated") + ")" + (why || "") + ". You have " +
+      colours + ", " + (REP ? "repeats allowed" : "no colour repeated") + (BO ? "; I answer with black pegs only" : "") + ")" + (why || "") + ". You have " +
       plural(rows, "guess", "guesses") + ". Click the colours or type a code, then Guess.";
     say(cmStatus, "Guess 1 of " + rows + ".");
   }
@@ -507,7 +516,7 @@
     var bw = key.split(","), li = el("li"), line = el("span", "line");
     li.dataset.key = key;
     line.appendChild(pegs(code));
-    line.appendChild(holes(+bw[0], +bw[1]));
+    line.appendChild(holes(+bw[0], +(bw[1] || 0)));
     line.appendChild(el("span", "bw", key));
     line.appendChild(el("span", "info", plural(cm.cands.length, "secret") + " still possible"));
     li.appendChild(line);
