@@ -51,8 +51,9 @@ class _Node:
         self.parent, self.depth, self.kids, self.height = parent, depth, [], 1
 
 
-def _replay(start: dict, reaching: list[str]) -> _Node:
-    """The subtree as _Node objects with replayed counts and heights (no recursion)."""
+def _replay(start: dict, reaching: list[str], score) -> _Node:
+    """The subtree as _Node objects with replayed counts and heights (no recursion); ``score``
+    gives an answer's key (render.answer: the verifier's rule)."""
     root = _Node(start["guess"], None, len(reaching), start["guess"] in reaching, None, 0)
     order = [root]
     stack = [(start, root, reaching)]
@@ -60,7 +61,7 @@ def _replay(start: dict, reaching: list[str]) -> _Node:
         node, me, here = stack.pop()
         groups: dict[str, list[str]] = {}
         for s in here:
-            groups.setdefault("%d,%d" % verify.feedback(node["guess"], s), []).append(s)
+            groups.setdefault(score(node["guess"], s), []).append(s)
         for key, child in node.get("next", {}).items():
             got = groups.get(key, [])
             kid = _Node(child["guess"], key, len(got), child["guess"] in got, me, me.depth + 1)
@@ -144,7 +145,9 @@ def _draw_key(ax, patches, colors, x, y, key: str, pegs: int):
     """Key pegs as small discs: filled for black, open for white; "none" for no key peg."""
     from matplotlib.patches import Circle
 
-    b, w = map(int, key.split(","))
+    from .render import key_pegs
+
+    b, w = key_pegs(key)  # "B,W", or "B" in a black-peg game
     if b + w == 0:
         ax.text(x, y, "none", ha="left", va="center_baseline", fontsize=7, color="#555555")
     for i in range(b + w):
@@ -192,14 +195,17 @@ def _finish(ax, patches, colors):
     ax.add_collection(PatchCollection(patches, facecolors=colors, edgecolors="#222222", linewidths=0.5))
 
 
-def _legend(ax, y: float, pegs: int, alphabet: str, look) -> None:
+def _legend(ax, y: float, pegs: int, alphabet: str, look, black_only: bool = False) -> None:
     patches, colors = [], []
     ax.text(MARGIN, y, "How to read it", fontsize=10, fontweight="bold")
+    keys = [("1", "black key peg: right colour in the right place"),
+            ("0", "no key peg: no peg of the guess is right (black pegs only: no white pegs in this game)")] \
+        if black_only else [("1,0", "black key peg: right colour in the right place"),
+                            ("0,1", "white key peg: right colour in the wrong place"),
+                            ("0,0", "no key peg: no colour of the guess is in the secret")]
     rows = [
         ("guess", f"a guess: one peg per position, its colour's {'letter' if look.letters else 'digit'} on it"),
-        ("1,0", "black key peg: right colour in the right place"),
-        ("0,1", "white key peg: right colour in the wrong place"),
-        ("0,0", "no key peg: no colour of the guess is in the secret"),
+        *keys,
         (None, "n secrets, at most k guesses: the secrets that reach a guess, and how many guesses "
                "they still need at most, this one included"),
         (None, "\u2713 can win: the guess itself is one of those secrets; \u2713 found: it is the only one"),
@@ -226,7 +232,7 @@ def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress:
     from matplotlib.backends.backend_pdf import PdfPages
 
     from .files import write_output
-    from .render import _game_text, _Look, _walk
+    from .render import _game_text, _Look, _walk, answer
 
     game = cert["game"]
     pegs = game["pegs"]
@@ -234,7 +240,7 @@ def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress:
     name = look.name
     everyone = verify.codes(pegs, game["colors"], game["repetition"])
     start_dict, reaching, prefix = _walk(cert, at, everyone)
-    start = _replay(start_dict, reaching)
+    start = _replay(start_dict, reaching, answer(game))
     sections = plan(start)
     total = 1 + sum(len(p) for _, p, _ in sections)
     if total > MAX_PAGES:
@@ -268,7 +274,7 @@ def book(cert: dict, report, out, at: tuple[str, ...] = (), inputs=(), progress:
             y += LINE
             _line(ax, patches, colors, kid, y, 0, pegs, look, page_ref=first_page.get(id(kid)))
         _finish(ax, patches, colors)
-        _legend(ax, y + 0.6, pegs, verify.ALPHABET, look)
+        _legend(ax, y + 0.6, pegs, verify.ALPHABET, look, game.get("feedback") == "black-only")
         pdf.savefig(fig)
 
         from .progress import Progress

@@ -3,7 +3,8 @@
 The tree becomes a networkx DiGraph: one node per guess, named by its feedback path from the root
 (``root``, ``1,0``, ``1,0/0,2``...), with the guess, its depth (guess number), how many secrets reach
 it and whether it wins for one of them; one edge per answer with ``feedback`` "B,W", ``black`` and
-``white``. Counts come from replaying the secrets with the independent verifier's rule.
+``white``. Counts come from replaying the secrets with the independent verifier's rule. A black-peg
+certificate's graph says ``feedback="black-only"``; its edges' ``feedback`` is one number "B" (white 0).
 """
 
 from __future__ import annotations
@@ -30,9 +31,13 @@ def to_networkx(cert: dict):
     """The certificate's tree as a networkx DiGraph (the certificate is assumed verified)."""
     import networkx as nx
 
+    from .render import answer, key_pegs
+
     game = cert["game"]
+    rule = {"feedback": "black-only"} if game.get("feedback") == "black-only" else {}  # black-white: as before
     graph = nx.DiGraph(strategy=cert["strategy"]["name"], pegs=game["pegs"], colors=game["colors"],
-                       repetition=game["repetition"])
+                       repetition=game["repetition"], **rule)
+    score = answer(game)
     everyone = verify.codes(game["pegs"], game["colors"], game["repetition"])
     stack = [(cert["tree"], everyone, "root", 1)]
     while stack:
@@ -40,12 +45,11 @@ def to_networkx(cert: dict):
         guess = node["guess"]
         groups: dict[str, list[str]] = {}
         for s in reaching:
-            groups.setdefault("{},{}".format(*verify.feedback(guess, s)), []).append(s)
-        graph.add_node(name, guess=guess, depth=depth, secrets=len(reaching),
-                       wins=int(f"{game['pegs']},0" in groups))
+            groups.setdefault(score(guess, s), []).append(s)
+        graph.add_node(name, guess=guess, depth=depth, secrets=len(reaching), wins=int(guess in reaching))
         for key, child in node.get("next", {}).items():
             child_name = key if name == "root" else f"{name}/{key}"
-            b, w = map(int, key.split(","))
+            b, w = key_pegs(key)
             graph.add_edge(name, child_name, feedback=key, black=b, white=w)
             stack.append((child, groups[key], child_name, depth + 1))
     return graph

@@ -1,7 +1,8 @@
 """Draw a verified certificate with Graphviz: guesses as rows of coloured pegs, feedback as key pegs.
 
 The caller verifies the certificate first (the CLI does); this module replays the secrets with the
-independent verifier's own ``codes``/``feedback`` so every count it prints is a replayed one.
+independent verifier's own ``codes``/``feedback`` so every count it prints is a replayed one (a
+black-peg game's with its ``blacks``: its keys are one number, drawn as black key pegs only).
 Only the part of the tree that is drawn is replayed, so big trees cut at a small depth stay quick.
 """
 
@@ -54,7 +55,7 @@ LETTER_COLOURS = {
 #: from every colour already on the board: vermillion (30 from red) is not given beside R.
 DISTINCT = 32
 FONT = "DejaVu Sans"
-_STEP = re.compile(r"\s*([0-9]{1,6})\s*,\s*([0-9]{1,6})\s*")  # ASCII, short enough for int()
+_STEP = re.compile(r"\s*([0-9]{1,6})\s*(?:,\s*([0-9]{1,6})\s*)?")  # ASCII, short enough for int()
 
 __all__ = ["FORMATS", "LAYOUTS", "PALETTE", "LETTER_COLOURS", "palette", "output_format", "parse_at",
            "estimate_size", "build_graph", "render"]
@@ -73,7 +74,8 @@ def output_format(path) -> str:
 
 
 def parse_at(text: str | None) -> tuple[str, ...]:
-    """``"1,0/0,2"`` -> ``("1,0", "0,2")``: feedback keys from the root, in the certificate's form."""
+    """``"1,0/0,2"`` -> ``("1,0", "0,2")``: feedback keys from the root, in the certificate's form
+    (a black-peg certificate's: ``"1/2"``)."""
     if text is None or not text.strip():
         return ()
     steps = []
@@ -81,8 +83,8 @@ def parse_at(text: str | None) -> tuple[str, ...]:
         m = _STEP.fullmatch(part)
         if not m:
             raise CertifyError(f"--at {shown(text, 40)}: step {i} {shown(part.strip(), 20)!r} is not a "
-                               "feedback 'B,W'")
-        steps.append(f"{int(m.group(1))},{int(m.group(2))}")
+                               "feedback 'B,W' (or 'B' in a black-peg game)")
+        steps.append(f"{int(m.group(1))},{int(m.group(2))}" if m.group(2) is not None else str(int(m.group(1))))
     return tuple(steps)
 
 
@@ -183,16 +185,34 @@ def _guess_label(guess: str, count: int, here_too: bool, found: int | None = Non
             f"{rows}</TABLE>>")
 
 
-def _key_html(b: int, w: int) -> str:
-    """Key pegs: one black disc per black, one open disc per white; "none" for no key pegs."""
+def answer(game: dict):
+    """The game's answer to ``guess`` for ``secret`` as a tree key, by the verifier's rule: "B,W",
+    or "B" in a black-peg game ("feedback": "black-only")."""
+    if game.get("feedback") == "black-only":
+        return lambda guess, secret: str(verify.blacks(guess, secret)[0])
+    return lambda guess, secret: "%d,%d" % verify.feedback(guess, secret)
+
+
+def key_pegs(key: str) -> tuple[int, int]:
+    """(black, white) of a key: "B,W", or "B" (a black-peg game's, white 0)."""
+    b, _, w = key.partition(",")
+    return int(b), int(w or 0)
+
+
+def _key_html(key: str) -> str:
+    """Key pegs: one black disc per black, one open disc per white; "none" for no key pegs. A
+    black-peg game's key (one number) shows its number too: "●● 2"."""
+    b, w = key_pegs(key)
     if b == 0 and w == 0:
         return '<<FONT POINT-SIZE="9" COLOR="#555555">none</FONT>>'
+    if "," not in key:
+        return f'<<FONT POINT-SIZE="13">{"●" * b}</FONT><FONT POINT-SIZE="9" COLOR="#555555"> {b}</FONT>>'
     return f'<<FONT POINT-SIZE="13">{"●" * b}{"○" * w}</FONT>>'
 
 
 def _key_tip(key: str) -> str:
-    b, w = key.split(",")
-    return f"{key}: {b} black, {w} white"
+    b, w = key_pegs(key)
+    return f"{key}: {b} black" + (f", {w} white" if "," in key else "")
 
 
 def _edge(g, parent: str, child: str, key: str, compact: bool, on_path: bool) -> None:
@@ -204,9 +224,8 @@ def _edge(g, parent: str, child: str, key: str, compact: bool, on_path: bool) ->
     if compact:
         g.edge(parent, child, **attrs)
         return
-    b, w = map(int, key.split(","))
     knode = f"{child}|key"
-    kattrs = {"label": _key_html(b, w), "tooltip": _key_tip(key), "class": "key", "fillcolor": "#F2F2F2",
+    kattrs = {"label": _key_html(key), "tooltip": _key_tip(key), "class": "key", "fillcolor": "#F2F2F2",
               "color": "#BBBBBB", "margin": "0.05,0.02", "height": "0.1", "width": "0.1"}
     if on_path:
         kattrs.update(color=HIGHLIGHT, penwidth="2", **{"class": "key path"})
@@ -312,22 +331,23 @@ def _choose_layout(start: dict, depth: int, height: int, layout: str | None, for
                        f"or add --force to draw the strip anyway")
 
 
-def _split(guess: str, reaching: list[str]) -> dict[str, list[str]]:
+def _split(guess: str, reaching: list[str], key) -> dict[str, list[str]]:
+    """The secrets of ``reaching`` by their answer to ``guess`` (``key``: :func:`answer`)."""
     groups: dict[str, list[str]] = {}
     for s in reaching:
-        b, w = verify.feedback(guess, s)
-        groups.setdefault(f"{b},{w}", []).append(s)
+        groups.setdefault(key(guess, s), []).append(s)
     return groups
 
 
 def _game_text(game: dict) -> str:
     rep = "" if game["repetition"] else ", no repetition"
-    return f"{game['pegs']} pegs x {game['colors']} colours{rep}"
+    rule = ", black pegs only" if game.get("feedback") == "black-only" else ""
+    return f"{game['pegs']} pegs x {game['colors']} colours{rep}{rule}"
 
 
 def _walk(cert: dict, at: tuple[str, ...], everyone: list[str]):
     """The node ``at`` reaches, the secrets reaching it, and the (guess, key) steps to it."""
-    node, reaching, steps = cert["tree"], everyone, []
+    node, reaching, steps, score = cert["tree"], everyone, [], answer(cert["game"])
     for i, key in enumerate(at, 1):
         branches = node.get("next", {})
         if key not in branches:
@@ -335,7 +355,7 @@ def _walk(cert: dict, at: tuple[str, ...], everyone: list[str]):
             have = ", ".join(branches) if branches else "none, the guess ends the game"
             raise CertifyError(f"--at {'/'.join(at)}: step {i} {key!r} does not exist after {where} "
                                f"(its branches: {have})")
-        reaching = _split(node["guess"], reaching)[key]
+        reaching = _split(node["guess"], reaching, score)[key]
         steps.append((node["guess"], key))
         node = branches[key]
     return node, reaching, steps
@@ -348,15 +368,15 @@ def _secret_keys(start: dict, secret: str, game: dict, everyone, reaching, at,
         raise CertifyError(f"secret {look.name(secret)!r} is not a code of the game ({_game_text(game)})")
     if secret not in set(reaching):
         raise CertifyError(f"secret {look.name(secret)} does not reach the node at --at {'/'.join(at)}")
-    keys, node = [], start
+    keys, node, score = [], start, answer(game)
     while node["guess"] != secret:
-        b, w = verify.feedback(node["guess"], secret)
-        keys.append(f"{b},{w}")
+        keys.append(score(node["guess"], secret))
         node = node["next"][keys[-1]]
     return keys
 
 
-def _graph_label(title: str, compact: bool, summaries: bool, path: bool, size: int) -> str:
+def _graph_label(title: str, compact: bool, summaries: bool, path: bool, size: int,
+                 black_only: bool = False) -> str:
     """The title lines, then a one-line legend of what the picture uses (HTML-like label)."""
     import html
 
@@ -373,6 +393,9 @@ def _graph_label(title: str, compact: bool, summaries: bool, path: bool, size: i
         items = [cell(f'<FONT POINT-SIZE="{size + 3}">\u25CF</FONT>', "black key peg: right colour, right place"),
                  cell(f'<FONT POINT-SIZE="{size + 3}">\u25CB</FONT>', "white key peg: right colour, wrong place"),
                  cell(f'<FONT POINT-SIZE="{size}" COLOR="#555555">none</FONT>', "no key peg")]
+        if black_only:  # no white pegs in this game
+            items = [items[0], cell(f'<FONT POINT-SIZE="{size}" COLOR="#555555">none</FONT>',
+                                    "no key peg (black pegs only)")]
         if summaries:
             items.append(cell(f'{small}<FONT COLOR="#777777">n secrets</FONT></FONT>',
                               "replies not drawn, and the guesses they still need", ' BORDER="1" STYLE="dashed"'
@@ -384,12 +407,13 @@ def _graph_label(title: str, compact: bool, summaries: bool, path: bool, size: i
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0">{lines}<TR><TD>{legend}</TD></TR></TABLE>>'
 
 
-def _new_graph(title: str, layout: str, compact: bool, summaries: bool = False, path: bool = False):
+def _new_graph(title: str, layout: str, compact: bool, summaries: bool = False, path: bool = False,
+               black_only: bool = False):
     import graphviz
 
     g = graphviz.Digraph("certificate", engine=layout)
     size = 20 if compact and layout == "twopi" else 10
-    g.attr(label=_graph_label(title, compact, summaries, path, size), labelloc="t", fontname=FONT,
+    g.attr(label=_graph_label(title, compact, summaries, path, size, black_only), labelloc="t", fontname=FONT,
            fontsize="16", bgcolor="white", tooltip=title.replace("\n", "; "))
     g.attr("node", fontname=FONT, shape="box", style="rounded,filled", fillcolor="white",
            color="#888888", margin="0.06,0.04")
@@ -457,7 +481,9 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
     needed = len(prefix) + len(path_keys) + 1 if secret is not None else None
     if secret is not None:
         title += f"\nsecret {look.name(secret)}: found in {needed} guess{'es' if needed > 1 else ''}"
-    g = _new_graph(title, layout, compact, summaries=depth < height, path=secret is not None)
+    g = _new_graph(title, layout, compact, summaries=depth < height, path=secret is not None,
+                   black_only=game.get("feedback") == "black-only")
+    score = answer(game)
 
     drawn = summaries = on_path = not_candidates = 0
     # Stack entries: node, its name, the secrets reaching it, its level, steps from the root,
@@ -496,7 +522,7 @@ def build_graph(cert: dict, depth: int | None = None, secret: str | None = None,
         branches = node.get("next", {})
         if not branches:
             continue
-        groups = _split(guess, here)
+        groups = _split(guess, here, score)
         path_key = path_keys[level - 1] if is_path and level <= len(path_keys) else None
         kept = [(k, c) for k, c in branches.items() if level < depth or k == path_key]
         cut = [(k, c) for k, c in branches.items() if not (level < depth or k == path_key)]

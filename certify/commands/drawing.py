@@ -11,15 +11,6 @@ def _depth(text: str) -> int:
     return 1 << 30 if text == "all" else positive(text)
 
 
-def _drawable(cert: dict, command: str) -> None:
-    """The drawings read black-and-white answers: a black-peg certificate is refused in one line."""
-    if cert["game"].get("feedback") == "black-only":
-        from ..errors import CertifyError
-
-        raise CertifyError(f"{command} draws black-and-white answers: this certificate is black-peg "
-                           "(\"feedback\": \"black-only\"); stats, explain, compare, play and html read it")
-
-
 def cmd_render(args) -> int:
     from .. import render
     from ..files import check_output
@@ -30,7 +21,6 @@ def cmd_render(args) -> int:
     at = render.parse_at(args.at)
     check_output(args.output, inputs=[args.file])
     _, cert = load_verified(args.file, quiet=args.quiet)
-    _drawable(cert, "render")
     secret = None if args.secret is None else "".join(args.secret.split())  # "3 1 3 2" as "3132"
     info = render.render(cert, args.output, depth=args.depth, secret=secret, at=at,
                          layout=args.layout, inputs=[args.file], force=args.force,
@@ -67,7 +57,6 @@ def _book(args) -> int:
     at = render.parse_at(args.at)
     check_output(args.output, inputs=[args.file])
     report, cert = load_verified(args.file, quiet=args.quiet)
-    _drawable(cert, "render --book")
     from .. import book
 
     letters = _letters(args, cert)
@@ -90,7 +79,6 @@ def cmd_export(args) -> int:
     export.output_format(args.output)  # a bad extension fails before the verification
     check_output(args.output, inputs=[args.file])
     _, cert = load_verified(args.file, quiet=args.quiet)
-    _drawable(cert, "export")
     info = export.export(cert, args.output, inputs=[args.file])
     if args.json:
         print_json(info, "export")
@@ -127,7 +115,7 @@ def register(sub) -> None:
     p.add_argument("--depth", type=_depth, metavar="N",
                    help="draw N levels ('all' for the whole tree; default: as many as stay legible)")
     p.add_argument("--secret", metavar="CODE", help="highlight the path this secret takes")
-    p.add_argument("--at", metavar="PATH", help="draw the subtree a feedback path reaches, e.g. 1,0/0,2")
+    p.add_argument("--at", metavar="PATH", help="draw the subtree a feedback path reaches, e.g. 1,0/0,2 (1/2 in a black-peg game)")
     p.add_argument("--layout", choices=("dot", "twopi"),
                    help="dot: layered (default); twopi: radial, for whole trees. Without --layout, a "
                         "dot picture that would be a strip (longer than 4000 px and 10 times its "
