@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from selenium.webdriver.common.by import By
 from test_html import ROOT, console_errors, driver, open_page, row, run  # noqa: F401
 
@@ -117,4 +118,30 @@ def test_a_black_peg_page_in_every_mode(driver, tmp_path):  # noqa: F811
         f"(you: 4): " + " ".join(path))
     SHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SHOTS / "black-peg-page.png"))
+    assert console_errors(driver) == []
+
+
+@pytest.mark.parametrize("name", ["optimal-worst-case-2x10-norep-black.json", "optimal-worst-case-3x3-black.json",
+                                  "optimal-worst-case-5x6-norep-black.json", "optimal-total-6x2-black.json"])
+def test_other_black_peg_games_replay_alike(driver, tmp_path, name):  # noqa: F811
+    """Other sizes, without repetition and 2 colours: the page's own black-only replay agrees with
+    the verifier, a secret's path is the certificate's, and Play offers the answers 0..p."""
+    src = ROOT / "certificates" / "black-peg" / name
+    doc = json.loads(src.read_text())
+    game = doc["game"]
+    out = tmp_path / "page.html"
+    assert run("html", src, "-o", out, "--letters", "RGBYOPCMNK"[:game["colors"]]) == 0
+    open_page(driver, out)
+    assert "same distribution" in driver.find_element(By.ID, "check").text
+    secret = verify.codes(game["pegs"], game["colors"], game["repetition"])[-1]
+    node, path = doc["tree"], [doc["tree"]["guess"]]
+    while node["guess"] != secret:
+        node = node["next"][key(node["guess"], secret)]
+        path.append(node["guess"])
+    names = str.maketrans("0123456789", "RGBYOPCMNK")
+    driver.find_element(By.ID, "search").send_keys(secret.translate(names))
+    assert [r.get_attribute("data-guess") for r in driver.find_elements(By.CSS_SELECTOR, ".row.hl")] == path
+    driver.find_element(By.ID, "playbtn").click()
+    assert [b.get_attribute("data-key") for b in driver.find_elements(By.CSS_SELECTOR, "#replies button")] == \
+        [str(b) for b in range(game["pegs"] + 1)]
     assert console_errors(driver) == []
