@@ -145,3 +145,18 @@ def test_export_of_a_black_peg_certificate(tmp_path):
     assert {str(k): v for k, v in sorted(found.items())} == cert["claims"]["histogram"]
     for a, b, data in g.edges(data=True):
         assert "," not in data["feedback"] and int(data["black"]) == int(data["feedback"]) and int(data["white"]) == 0
+
+
+def test_the_api_draws_a_black_peg_certificate():
+    """Certificate.svg goes through the same build_graph (it raised a KeyError on "B" keys before)."""
+    from certify import api
+
+    cert = api.load(SRC)
+    source = cert.svg(depth=2) if HAVE_DOT else None
+    if source is not None:
+        assert "black pegs only" in source and "\u25CB" not in source and "2: 2 black" in source
+    from certify.render import build_graph
+
+    g, info = build_graph(json.loads(SRC.read_text()), depth=2, at=parse_at("2"))
+    node, here = reaching(json.loads(SRC.read_text()), ["2"])
+    assert info["start"] == node["guess"] and f"{len(here)} secrets" in g.source
