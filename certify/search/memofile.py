@@ -8,7 +8,8 @@ whatever it holds, the proof and strategy written at the end go to the trusted c
 
 Format: one JSON header line (format, version, the game, the key width, the body's length and
 sha256), then the entries: k (u8), n (u32), the set (n codes of the key width), then 0 (refuted)
-or 1, m (u32), m guesses (int32) and their chosen classes (int16). Written to a temporary file
+or 2 (proven); 1, m (u32), m guesses (int32) and m chosen classes (int16) is a proven node as the
+first files of this version wrote it (read, its choices dropped). Written to a temporary file
 in the same folder and renamed over the old one, so a stop during a save keeps the last one.
 """
 
@@ -40,12 +41,7 @@ def _header(game, width: int) -> dict:
 def _entries(memo: dict, width: int):
     for (key, k), value in memo.items():
         head = struct.pack("<BI", k, len(key) // width)
-        if value is False:
-            yield b"".join((head, key, b"\x00"))
-        else:
-            guesses, chosen = value
-            yield b"".join((head, key, struct.pack("<BI", 1, len(guesses)),
-                            guesses.astype("<i4").tobytes(), chosen.astype("<i2").tobytes()))
+        yield b"".join((head, key, b"\x02" if value else b"\x00"))
 
 
 def save(path: str, memo: dict, game, width: int) -> int:
@@ -112,15 +108,10 @@ def _load(path: str, game, width: int) -> dict:
         at += 5
         key = np.frombuffer(view[at:at + n * width], dtype=key_type).astype(key_type.newbyteorder("="))
         at += n * width
-        if raw[at] == 0:
-            value, at = False, at + 1
-        else:
+        if raw[at] in (0, 2):  # refuted, proven
+            value, at = raw[at] == 2, at + 1
+        else:  # version 1's first files: a proven node with its choices, no longer kept
             (m,) = struct.unpack_from("<I", raw, at + 1)
-            at += 5
-            guesses = np.frombuffer(view[at:at + 4 * m], dtype="<i4").astype(np.int32)
-            at += 4 * m
-            chosen = np.frombuffer(view[at:at + 2 * m], dtype="<i2").astype(np.int16)
-            at += 2 * m
-            value = (guesses, chosen)
+            value, at = True, at + 5 + 6 * m
         memo[(key.tobytes(), k)] = value
     return memo

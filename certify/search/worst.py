@@ -5,8 +5,8 @@ needs(S, k) is an AND/OR search: for EVERY guess g (one per set of alike guesses
 counting (|C| > N(k-2) settles the guess at once), k <= 2 (any set of 2 needs 2), k = 3
 (S needs 3 unless one code splits it into classes of at most one: a compiled scan), and
 |S| < k (playing the candidates one by one settles S within |S|). Results are memoised per
-(candidate set, k); a proven node remembers, for every representative guess, the class it
-chose (-1 when counting settled it), which is all :meth:`WorstSearch.prove` needs.
+(candidate set, k); the proof asks a proven node's choices again (:meth:`WorstSearch.choices`: for every
+representative guess, the class it chose, -1 when counting settled it).
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ class WorstSearch:
         self.space = Space(game)
         self.count = Counting(game.pegs, game.colors, game.repetition, game.black_only)
         self.alike = Alike(self.space)
-        # Keys (candidate set, k) hold the set as uint16 (uint32 past 65,536 codes) bytes, values are
-        # False or the proven node's choices as two small arrays: 5x8's search reached 15 GB with
-        # int64 keys and a Python dict of choices per proven node.
+        # Keys (candidate set, k) hold the set as uint16 (uint32 past 65,536 codes) bytes, values
+        # whether the set needs k: 5x8's search reached 15 GB with int64 keys and a dict of choices
+        # per proven node (choices() searches a proof node again instead).
         self.memo: dict = {}
         self._key_type = np.uint16 if self.space.n <= 1 << 16 else np.uint32
         self.nodes = 0  # AND nodes searched (memo misses)
@@ -70,11 +70,11 @@ class WorstSearch:
         key = self._key(cands, k)
         found = self.memo.get(key)
         if found is not None:
-            return found is not False
+            return found
         self.nodes += 1
         self._tick(n, k)
         result = self._search(cands, k)
-        self.memo[key] = False if result is None else _pack(result)
+        self.memo[key] = result is not None
         if self.checkpoint is not None and time.monotonic() - self._saved >= self._save_every:
             self.save()
         return result is not None
@@ -93,9 +93,11 @@ class WorstSearch:
         return cands.astype(self._key_type).tobytes(), k
 
     def choices(self, cands, k) -> dict:
-        """A proven node's chosen class for every representative guess (-1: counting settled it)."""
-        guesses, chosen = self.memo[self._key(cands, k)]
-        return dict(zip(guesses.tolist(), chosen.tolist()))
+        """A proven node's chosen class for every representative guess (-1: counting settled it):
+        searched again, every class's answer now in the memo. The memo keeps only True for a proven
+        node: its choices were ~6 bytes for each of up to all codes (5x8: 175 KB a node)."""
+        assert self.memo[self._key(cands, k)] is True
+        return self._search(cands, k)
 
     def _search(self, cands, k):
         sp = self.space
@@ -208,12 +210,6 @@ class WorstSearch:
             fx = int(sp.fb[x][child[0]])  # x splits S as y does: the same class, x's feedback
             out[sp.texts[x]] = {sp.keys[fx]: writer.ref(child, k - 1)}
         return out
-
-
-def _pack(choices: dict):
-    """A proven node's choices as (guesses int32, chosen class int16), ~6 bytes a guess."""
-    return (np.fromiter(choices.keys(), dtype=np.int32, count=len(choices)),
-            np.fromiter(choices.values(), dtype=np.int16, count=len(choices)))
 
 
 def _strategy_base():
