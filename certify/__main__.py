@@ -55,6 +55,33 @@ def _catch_termination() -> None:
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), _on_signal)
+    sys.unraisablehook = _stop_never_lost(sys.unraisablehook)
+
+
+def _stop_never_lost(default):
+    """An unraisable-exception hook that raises a lost stop again in the main thread. A Ctrl-C (or
+    SIGTERM) that lands in a callback which cannot raise, a garbage-collector callback of Dask's
+    (seen on CI: "Exception ignored in: GCDiagnosis._gc_callback"), was swallowed and the build
+    ran on; the signal is simulated again, so it is raised where the program can unwind."""
+    import _thread
+    import signal
+    import threading
+    import time
+
+    from .errors import Terminated
+
+    def again(signum):  # from another thread, a moment later: the callback has returned by then
+        time.sleep(0.1)
+        _thread.interrupt_main(signum)
+
+    def hook(unraisable):
+        error = unraisable.exc_value
+        if isinstance(error, (KeyboardInterrupt, Terminated)):
+            signum = error.signum if isinstance(error, Terminated) else signal.SIGINT
+            threading.Thread(target=again, args=(signum,), daemon=True).start()
+        else:
+            default(unraisable)
+    return hook
 
 
 def main(argv=None) -> int:
