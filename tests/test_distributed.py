@@ -190,7 +190,8 @@ def _children(pid):
 
 def _worker_cpu(pid) -> float:
     """CPU seconds used so far by the worker processes under ``pid`` (spawned, or forked: then
-    they have the client's command line)."""
+    they have the client's command line, or the title Dask gives them when setproctitle is
+    installed, as it is since the docs and notebook extras came in: "dask worker [tcp://...]")."""
     import psutil
 
     total = 0.0
@@ -200,7 +201,8 @@ def _worker_cpu(pid) -> float:
         return total
     for p in _children(pid):
         try:
-            if "spawn_main" in " ".join(p.cmdline()) or p.cmdline() == client:
+            line = " ".join(p.cmdline())
+            if "spawn_main" in line or line.startswith("dask worker") or p.cmdline() == client:
                 total += p.cpu_times().user
         except psutil.NoSuchProcess:
             pass
