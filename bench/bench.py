@@ -336,7 +336,8 @@ def exact_rows(tmp: Path, runs: int, quick: bool) -> list[dict]:
     for label, args, target in games:
         out = tmp / f"bound-{label.replace(' ', '-')}.json.gz"
         row = measure(f"bound {label}", certify("bound", *args, "-q", "-o", str(out)),
-                      1 if "Bulls" in label or label.split()[-1] in ("4x6", "5x6", "5x7", "6x4") else runs, target)
+                      1 if "Bulls" in label or "checkpoint" in label or label.split()[-1] in ("4x6", "5x6", "5x7", "6x4")
+                      else runs, target)  # a second checkpoint run would resume from the first
         if out.exists():
             doc = summary(out)
             row["claims"] = doc["claims"]
