@@ -237,6 +237,33 @@ def _game_text(game: dict) -> str:
 
 # -- values -------------------------------------------------------------------------------------
 
+class _Checked:
+    """What every checked file of the API shares: ``data`` (the bytes its checker accepted) and
+    ``_path`` (where they were read, never written over)."""
+
+    def to_json(self) -> str:
+        """The JSON text the checker accepted (decompressed)."""
+        return _plain(self.data).decode("utf-8")
+
+    def save(self, path) -> None:
+        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
+        from .files import write_output
+
+        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
+
+
+class _CheckedReport(_Checked):
+    """A checked file described by its checker's report (mixed and static files)."""
+
+    file = property(lambda self: self._report.file)
+    game = property(lambda self: dict(self._report.game))
+    claims = property(lambda self: dict(self._report.claims))
+    statement = property(lambda self: self._report.statement(), doc="what it proves, in words")
+
+    def __str__(self) -> str:
+        return self.statement
+
+
 class Report:
     """A trusted checker's verdict on one file: ``kind`` ('strategy', 'lower-bound' or 'mixed'),
     ``valid``, ``status`` ('valid', 'invalid', 'unusable'), ``error``, and what it replayed or
@@ -305,7 +332,7 @@ class Report:
                 f"{_table(['', 'claimed', 'replayed'], rows, 1)}{asked}</div>")
 
 
-class Certificate:
+class Certificate(_Checked):
     """A strategy certificate the independent verifier accepted.
 
     ``data`` is the bytes it read (maybe gzipped), ``document`` the dict it parsed from them and
@@ -357,16 +384,6 @@ class Certificate:
                                f"got {type(secret).__name__}")
         lines, steps = explain_secret(self.document, secret)
         return Explanation(secret.lower(), lines, steps)
-
-    def to_json(self) -> str:
-        """The JSON text the verifier checked (decompressed)."""
-        return _plain(self.data).decode("utf-8")
-
-    def save(self, path) -> None:
-        """Write the verified bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
-        from .files import write_output
-
-        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
 
     @_in_api_words
     def svg(self, depth: int | None = None, secret: str | None = None, at: str | None = None,
@@ -613,7 +630,7 @@ class WeightTable:
                          rows, 1, strong) + note + "</div>")
 
 
-class Bound:
+class Bound(_Checked):
     """A lower-bound certificate the checker (``certify/verify_bound.py``) accepted: ``data`` (the
     bytes it read), ``report``, ``claims``, ``statement``; ``strategy``, a Certificate that meets
     it, when it comes from :func:`bound` with ``kind='total'`` or :func:`build_optimal`."""
@@ -637,16 +654,6 @@ class Bound:
         import json
 
         return json.loads(_plain(self.data))
-
-    def to_json(self) -> str:
-        """The JSON text the checker accepted (decompressed)."""
-        return _plain(self.data).decode("utf-8")
-
-    def save(self, path) -> None:
-        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
-        from .files import write_output
-
-        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
 
     def __str__(self) -> str:
         return self.statement
@@ -687,7 +694,7 @@ class Optimality:
                 f"<p>{_e(self.strategy.report.line)}</p><p>{_e(self.bound.report.line)}</p></div>")
 
 
-class MixedStrategy:
+class MixedStrategy(_CheckedReport):
     """A mixed strategy (the codebreaker's side of the game value) the checker
     (``certify/verify_mixed.py``) accepted: ``data``, ``report``, ``game``, ``strategies`` (how many
     trees it mixes), ``orbits``, ``maximum`` (its exact expected guesses against the worst secret,
@@ -698,29 +705,12 @@ class MixedStrategy:
         self._report = report
         self._path = path
 
-    file = property(lambda self: self._report.file)
     report = property(lambda self: Report(self._report, "mixed"), doc="the checker's report")
-    game = property(lambda self: dict(self._report.game))
-    claims = property(lambda self: dict(self._report.claims))
     strategies = property(lambda self: self._report.strategies, doc="how many trees it mixes")
     orbits = property(lambda self: [dict(o) for o in self._report.orbits],
                       doc="[{'orbit', 'codes', 'expected'}]: the expected guesses per orbit of secrets")
     maximum = property(lambda self: self._report.maximum, doc="the expected guesses against the worst secret")
     mean = property(lambda self: float(self.maximum))
-    statement = property(lambda self: self._report.statement(), doc="what it proves, in words")
-
-    def to_json(self) -> str:
-        """The JSON text the checker accepted (decompressed)."""
-        return _plain(self.data).decode("utf-8")
-
-    def save(self, path) -> None:
-        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
-        from .files import write_output
-
-        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
-
-    def __str__(self) -> str:
-        return self.statement
 
     def __repr__(self) -> str:
         return f"<MixedStrategy {self.file}: {self.strategies} trees, at most {self.maximum} guesses on average>"
@@ -732,7 +722,7 @@ class MixedStrategy:
                 + _table(["orbit", "codes", "expected guesses"], rows, 1) + "</div>")
 
 
-class StaticCertificate:
+class StaticCertificate(_CheckedReport):
     """A Static Mastermind certificate or lower bound (all questions asked at once) the static
     checker (``certify/verify_static.py``) accepted: ``data``, ``report``, ``kind`` ('static' or
     'static-lower-bound'), ``game``, ``claims`` and ``statement``."""
@@ -740,24 +730,7 @@ class StaticCertificate:
     def __init__(self, data: bytes, report, kind: str, path=None) -> None:
         self.data, self._report, self.kind, self._path = data, report, kind, path
 
-    file = property(lambda self: self._report.file)
     report = property(lambda self: Report(self._report, self.kind), doc="the checker's report")
-    game = property(lambda self: dict(self._report.game))
-    claims = property(lambda self: dict(self._report.claims))
-    statement = property(lambda self: self._report.statement(), doc="what it proves, in words")
-
-    def to_json(self) -> str:
-        """The JSON text the checker accepted (decompressed)."""
-        return _plain(self.data).decode("utf-8")
-
-    def save(self, path) -> None:
-        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``)."""
-        from .files import write_output
-
-        write_output(path, _plain(self.data), inputs=[self._path] if self._path else ())
-
-    def __str__(self) -> str:
-        return self.statement
 
     def __repr__(self) -> str:
         return f"<StaticCertificate {self.statement}>"
