@@ -8,8 +8,7 @@ whatever it holds, the proof and strategy written at the end go to the trusted c
 
 Format: one JSON header line (format, version, the game, the key width, the body's length and
 sha256), then the entries: k (u8), n (u32), the set (n codes of the key width), then 0 (refuted)
-or 2 (proven); 1, m (u32), m guesses (int32) and m chosen classes (int16) is a proven node as the
-first files of this version wrote it (read, its choices dropped). Written to a temporary file
+or 2 (proven). Written to a temporary file
 in the same folder and renamed over the old one, so a stop during a save keeps the last one.
 """
 
@@ -108,10 +107,8 @@ def _load(path: str, game, width: int) -> dict:
         at += 5
         key = np.frombuffer(view[at:at + n * width], dtype=key_type).astype(key_type.newbyteorder("="))
         at += n * width
-        if raw[at] in (0, 2):  # refuted, proven
-            value, at = raw[at] == 2, at + 1
-        else:  # version 1's first files: a proven node with its choices, no longer kept
-            (m,) = struct.unpack_from("<I", raw, at + 1)
-            value, at = True, at + 5 + 6 * m
+        if raw[at] not in (0, 2):
+            raise MemoFileError(f"{path}: damaged checkpoint (an entry is neither refuted nor proven)")
+        value, at = raw[at] == 2, at + 1
         memo[(key.tobytes(), k)] = value
     return memo
