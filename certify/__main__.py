@@ -132,6 +132,9 @@ def _main(argv=None) -> int:
         parser.print_help()
         return EXIT_OK
     try:
+        from .commands.common import set_limits
+
+        set_limits(args)  # --max-codes, --max-work: read by every path that checks a file
         return args.func(args)
     except CertifyError as e:
         print(f"certify {args.command}: error: {e}", file=sys.stderr)

@@ -39,6 +39,7 @@ from .text import shown
 
 __all__ = ["Certificate", "Bound", "MixedStrategy", "StaticCertificate", "Report", "Optimality", "GameValue",
            "Comparison", "WhyExplanation", "Explanation", "Hint", "WeightTable", "PageLink", "InvalidCertificate",
+           "UnusableCertificate",
            "build_certificate", "load", "verify_certificate", "stats", "explain", "hint_after", "bound",
            "build_optimal", "verify_optimality", "compare_certificates", "import_tree", "why_bound",
            "split_proof", "verify_parts", "game_value", "verify_value"]
@@ -60,11 +61,27 @@ class InvalidCertificate(CertifyError):
         self.report = report
 
 
+class UnusableCertificate(CertifyError):
+    """A limit of the checker (``max_codes``, ``max_work``) stopped the check: the file was not
+    checked, which is no verdict on it. ``report.status`` is 'unusable', ``limit`` says which limit
+    and the keyword that raises it ({'option': 'max_codes', 'limit': 10000, 'needed': 16807})."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__(report.line)
+        self.report = report
+        self.limit = report.limit
+
+
+def _refused(report: Report):
+    """The exception for a report a checker did not accept: unusable when a limit stopped it."""
+    return UnusableCertificate(report) if report.limit is not None else InvalidCertificate(report)
+
+
 # -- helpers ------------------------------------------------------------------------------------
 
 #: The CLI's options that the messages of the checkers and commands name, and the API's parameter
 #: for each (``--max-guesses 4`` -> ``max_guesses=4``).
-_OPTIONS = {"max-guesses": "max_guesses", "max-codes": "max_codes", "depth": "depth", "branches": "branches",
+_OPTIONS = {"max-guesses": "max_guesses", "max-codes": "max_codes", "max-work": "max_work", "depth": "depth", "branches": "branches",
             "run": "run", "pegs": "pegs", "colors": "colors", "no-repetition": "no_repetition",
             "part": "parts", "parts": "parts", "letters": "letters", "layout": "layout", "at": "at",
             "candidates-only": "candidates_only", "up-to-symmetry": "up_to_symmetry"}
@@ -195,15 +212,15 @@ def _not_a_manifest(data: bytes, name: str) -> None:
                            f"{MANIFESTS[form].split(' / ')[-1]} checks it")
 
 
-def _checked(data: bytes, name: str, path=None, max_codes=None):
+def _checked(data: bytes, name: str, path=None, max_codes=None, max_work=None):
     """A Certificate, a Bound or a MixedStrategy of bytes a trusted checker accepted (the checker
     certify.kinds picks); else InvalidCertificate."""
     from .kinds import LOWER_BOUND, MIXED, STRATEGY, check_bytes
 
     _not_a_manifest(data, name)
-    kind, report = check_bytes(data, name, keep=True, max_codes=max_codes)
+    kind, report = check_bytes(data, name, keep=True, max_codes=max_codes, max_work=max_work)
     if not report.valid:
-        raise InvalidCertificate(Report(report, kind))
+        raise _refused(Report(report, kind))
     if kind in (STRATEGY, LOWER_BOUND, MIXED):
         return {STRATEGY: Certificate, LOWER_BOUND: Bound, MIXED: MixedStrategy}[kind](data, report, path)
     return StaticCertificate(data, report, kind, path)
@@ -285,6 +302,15 @@ class Report:
     kind_words = property(lambda self: _WORDS[self.kind], doc="'strategy', 'lower-bound' or 'mixed-strategy'")
 
     @property
+    def limit(self) -> dict | None:
+        """When a limit stopped the check (status 'unusable'): {'option', 'limit', 'needed'}, the
+        option in the API's words ('max_codes', 'max_work'); else None."""
+        found = getattr(self._report, "limit", None)
+        if found is None:
+            return None
+        return dict(found, option=_OPTIONS.get((found["option"] or "").lstrip("-"), found["option"]))
+
+    @property
     def replayed(self) -> dict | None:
         """A strategy's distribution as the verifier replayed it (None for a lower bound)."""
         return getattr(self._report, "replayed", None)
@@ -300,6 +326,8 @@ class Report:
         error in the API's words."""
         out = dict(self._report.to_json(), kind=self.kind)
         out["error"] = _words(out.get("error"))
+        if "limit" in out:
+            out["limit"] = self.limit
         if self.kind == "strategy" and self.valid:
             from .report import figures
 
@@ -879,29 +907,40 @@ def _max_codes(max_codes):
     return max_codes
 
 
-def load(source, max_codes: int | None = None) -> Certificate | Bound | MixedStrategy | StaticCertificate:
+def _max_work(max_work):
+    _positive(max_work, "max_work")
+    return max_work
+
+
+def load(source, max_codes: int | None = None, max_work: int | None = None
+         ) -> Certificate | Bound | MixedStrategy | StaticCertificate:
     """A certificate from a path, bytes (plain or gzipped JSON) or a dict (the parsed JSON), read
     once and checked by the checker of its kind (certify.kinds): a :class:`Certificate`
     (strategy), a :class:`Bound` (lower bound), a :class:`MixedStrategy` or a
-    :class:`StaticCertificate` (Static Mastermind). ``max_codes`` lets
-    the lower-bound checker take games past 10,000 codes. Raises :class:`InvalidCertificate` when
-    the checker refuses it, CertifyError for a manifest or a file that cannot be read."""
+    :class:`StaticCertificate` (Static Mastermind). ``max_codes`` lets the lower-bound and
+    mixed-strategy checkers take games past 10,000 codes; ``max_work`` replaces the work budget
+    (default: by the file's size). Raises :class:`InvalidCertificate` when the checker refuses it,
+    :class:`UnusableCertificate` when a limit stopped the check (the message names the keyword
+    that raises it), CertifyError for a manifest or a file that cannot be read."""
     if isinstance(source, _VALUES):
         return source
     data, name, path = _read(source)
-    return _checked(data, name, path, _max_codes(max_codes))
+    return _checked(data, name, path, _max_codes(max_codes), _max_work(max_work))
 
 
-def verify_certificate(source, max_guesses: int | None = None, max_codes: int | None = None) -> Report:
+def verify_certificate(source, max_guesses: int | None = None, max_codes: int | None = None,
+                       max_work: int | None = None) -> Report:
     """The trusted checker's report on a path, bytes, a dict or a checked value (``certify
-    verify``): a report that says invalid or unusable is returned, not raised. ``max_guesses``
-    also requires a strategy to find every secret within that many guesses; ``max_codes`` lets
-    the lower-bound checker take games past 10,000 codes. A manifest (certificates/index.json...)
-    is not a certificate: CertifyError, where ``certify verify`` skips it."""
+    verify``): a report that says invalid or unusable is returned, not raised (unusable: a limit
+    stopped the check, ``report.limit`` says which). ``max_guesses`` also requires a strategy to
+    find every secret within that many guesses; ``max_codes`` lets the lower-bound checker take
+    games past 10,000 codes, ``max_work`` replaces the work budget. A manifest
+    (certificates/index.json...) is not a certificate: CertifyError, where ``certify verify``
+    skips it."""
     from .kinds import STRATEGY, check_bytes, manifest_of, read
 
     _positive(max_guesses, "max_guesses")
-    _max_codes(max_codes)
+    _max_codes(max_codes), _max_work(max_work)
     if isinstance(source, _VALUES):
         data, name = source.data, source.file
     elif isinstance(source, (bytes, bytearray, memoryview)):
@@ -917,7 +956,7 @@ def verify_certificate(source, max_guesses: int | None = None, max_codes: int | 
         raise CertifyError(f"expected a certificate, a path, bytes or a dict, got {type(source).__name__}")
     if manifest_of(data) is not None:
         _not_a_manifest(data, os.fspath(name))
-    kind, report = check_bytes(data, name, max_guesses, max_codes=max_codes)
+    kind, report = check_bytes(data, name, max_guesses, max_codes=max_codes, max_work=max_work)
     if kind != STRATEGY and max_guesses is not None:
         raise CertifyError(f"max_guesses applies to strategy certificates; {shown(report.file)} is a "
                            f"{_WORDS[kind]} certificate (its claims say what it proves)")
@@ -1110,24 +1149,33 @@ def import_tree(fmt: str, source, pegs: int | None = None, colors: int | None = 
     return _checked(dumps(cert), f"<{fmt} {shown(name)}>")
 
 
-def why_bound(proof, depth: int = 1, branches: int = 5, max_codes: int | None = None) -> WhyExplanation:
-    """Why a worst-case lower-bound proof holds, in plain words (``certify why``): checked first,
-    then explained from the very bytes the checker accepted, ``depth`` levels below the root and at
-    most ``branches`` guesses at each. Raises InvalidCertificate when the checker refuses it."""
+def why_bound(proof, depth: int = 1, branches: int = 5, max_codes: int | None = None,
+              max_work: int | None = None) -> WhyExplanation:
+    """Why a worst-case lower-bound proof holds, in plain words (``certify why``): checked first
+    (``max_codes``, ``max_work``: the checker's limits, as for :func:`load`), then explained from
+    the very bytes the checker accepted, ``depth`` levels below the root and at most ``branches``
+    guesses at each. Raises InvalidCertificate when the checker refuses it, UnusableCertificate
+    when a limit stopped the check."""
     from .kinds import LOWER_BOUND
     from .why import explain_bytes
 
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise CertifyError(f"depth must be an integer >= 0, got {shown(repr(depth), 40)}")
     _positive(branches, "branches")
+    _max_codes(max_codes), _max_work(max_work)
     if isinstance(proof, Bound):
         data, name, path = proof.data, proof.file, proof._path
+        if max_codes is None:  # a Bound was checked already, with the limits its load was given
+            from .verify import _n_codes
+
+            game = proof.game
+            max_codes = min(max(10_000, _n_codes(game["pegs"], game["colors"], game["repetition"])), 46_656)
     else:
         data, name, path = _read(proof)
     with _LibraryWords():
-        report, found = explain_bytes(data, name, depth, branches)
+        report, found = explain_bytes(data, name, depth, branches, max_codes=max_codes, max_work=max_work)
     if found is None:
-        raise InvalidCertificate(Report(report, LOWER_BOUND))
+        raise _refused(Report(report, LOWER_BOUND))
     return WhyExplanation(found, Bound(data, report, path))
 
 
@@ -1147,7 +1195,8 @@ def split_proof(proof, folder, depth: int | None = None, parts: int | None = Non
         return write_split(os.fspath(proof), os.fspath(folder), depth=depth, parts=parts)
 
 
-def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None) -> list[Report]:
+def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None,
+                 max_work: int | None = None) -> list[Report]:
     """The checker's verdict on split proofs (``certify verify MAIN --parts DIR``): ``main`` a
     path or a list of paths (the main files), ``parts`` a folder or a list of part files, checked
     in ``jobs`` processes. One report per main file."""
@@ -1162,7 +1211,8 @@ def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None) -> li
     except verify_bound.verify.Unreadable as e:
         raise CertifyError(f"cannot read parts folder {e}") from None
     reports = verify_bound.check_split([os.fspath(m) for m in mains], [os.fspath(f) for f in files], jobs,
-                                       None, None, _max_codes(max_codes) or verify_bound.MAX_CODES)
+                                       None, None, _max_codes(max_codes) or verify_bound.MAX_CODES,
+                                       _max_work(max_work))
     return [Report(r, LOWER_BOUND) for r in reports]
 
 

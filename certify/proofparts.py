@@ -269,7 +269,9 @@ def write_split(path, folder, depth=None, parts=None) -> dict:
         _write(names[-1], data, gz, write_output)
     main_name = os.path.join(folder, f"main{ext}")
     _write(main_name, main, gz, write_output)
-    return {"main": main_name, "parts": names, "nodes": len(doc["nodes"])}
+    game = doc["game"]
+    return {"main": main_name, "parts": names, "nodes": len(doc["nodes"]),
+            "codes": verify._n_codes(game["pegs"], game["colors"], game["repetition"])}
 
 
 def _write(path, data: bytes, gz: bool, write_output) -> None:

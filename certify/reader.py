@@ -58,6 +58,27 @@ class Invalid(ValueError):
     """The file is wrong; the message says what and where (one line)."""
 
 
+class Limit(Exception):
+    """The file is over a limit of the checker (codes, work): it was not checked, which is no
+    verdict on it (status 2, unusable). ``option`` names the option that raises the limit
+    (``--max-codes``, ``--max-work``; None for a ceiling no option passes), ``needed`` the least
+    value that would pass this check when it is known."""
+
+    def __init__(self, message: str, option: str | None = None, limit: int | None = None,
+                 needed: int | None = None, enough: bool = True) -> None:
+        super().__init__(message)
+        self.option, self.limit, self.needed = option, limit, needed
+        self.enough = enough  # ``needed`` passes the whole check (else only this one)
+
+    def advice(self) -> str:
+        """How to get the file checked, for the end of a message."""
+        if self.option is None:
+            return "not checked: the checker's ceiling, no option raises it"
+        if self.needed is None:
+            return f"not checked: {self.option} N with N > {self.limit} raises it"
+        return f"not checked: {self.option} {self.needed}{'' if self.enough else ' or more'} raises it"
+
+
 class Unreadable(Exception):
     """The file cannot be read (missing, a directory, no permission...)."""
 
@@ -671,6 +692,8 @@ class Report:
         self.file = display(file)
         self.status = 0
         self.error: str | None = None
+        #: When a limit stopped the check (status 2): {"option", "limit", "needed"}.
+        self.limit: dict | None = None
 
     @property
     def valid(self) -> bool:
@@ -678,8 +701,11 @@ class Report:
 
     def to_json(self) -> dict:
         """The fields every checker's JSON report starts with."""
-        return {"file": self.file, "valid": self.valid, "status": ("valid", "invalid", "unusable")[self.status],
-                "exit_code": self.status, "error": self.error}
+        out = {"file": self.file, "valid": self.valid, "status": ("valid", "invalid", "unusable")[self.status],
+               "exit_code": self.status, "error": self.error}
+        if self.limit is not None:  # a file not checked: which limit, and the option that raises it
+            out["limit"] = self.limit
+        return out
 
     def failure(self) -> str:
         """The line of a file that is not valid."""
@@ -688,11 +714,14 @@ class Report:
     @contextlib.contextmanager
     def checking(self):
         """``with report.checking():`` the check: Invalid makes the file invalid (status 1, its
-        message), running out of memory unusable (status 2, "out of memory")."""
+        message), a limit or running out of memory unusable (status 2: not checked)."""
         try:
             yield self
         except Invalid as e:
             self.status, self.error = 1, str(e)
+        except Limit as e:
+            self.status, self.error = 2, f"{e}; {e.advice()}"
+            self.limit = {"option": e.option, "limit": e.limit, "needed": e.needed}
         except MemoryError:
             self.status, self.error = 2, "out of memory"
 

@@ -457,7 +457,7 @@ def _check_header(doc: _Doc, report: Report):
         # (c^p >= 10^floor(p log10 c); past 1000 pegs that floor is for 1000 pegs, still true)
         size = (f"more than 10^{math.floor(min(pegs, 1000) * math.log10(colors))}" if pegs > 64
                 else str(_n_codes(pegs, colors, repetition)))
-        raise Invalid(f"game: {size} codes is too many to enumerate (limit {MAX_CODES})")
+        raise reader.Limit(f"game: {size} codes is too many to enumerate (limit {MAX_CODES})")
     report.game = {"pegs": pegs, "colors": colors, "repetition": repetition}
     if rule != "black-white":
         report.game["feedback"] = rule
@@ -501,8 +501,9 @@ def _path_text(path) -> str:
 
 
 def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, black_only: bool = False,
-            found=None) -> dict[int, int]:
-    """Walk all secrets down the tree; return {guesses: secrets found}. Raises Invalid.
+            found=None, max_work: int | None = None) -> dict[int, int]:
+    """Walk all secrets down the tree; return {guesses: secrets found}. Raises Invalid, or
+    reader.Limit past the work budget (``max_work`` feedbacks; default: by the file's size).
 
     If ``found`` is a dict, it receives {secret: guesses} for every secret.
     """
@@ -516,15 +517,16 @@ def _replay(doc: _Doc, pegs: int, colors: int, repetition: bool, black_only: boo
                                                       doc.sibling, doc.key)
     # Each entry: node id, the secrets reaching it, the path to it [(guess, key), ...].
     stack = [(0, secrets, ())]
-    work, budget = 0, WORK_BASE + WORK_PER_BYTE * len(buf)
+    work, budget = 0, WORK_BASE + WORK_PER_BYTE * len(buf) if max_work is None else max_work
     while stack:
         node, reaching, path = stack.pop()
         depth = len(path) + 1
         where = _path_text(path)
         work += len(reaching)
         if work > budget:
-            raise Invalid(f"at {where}: more than {budget} feedbacks to compute for a file of {len(buf)} bytes "
-                          f"(the limit: a valid certificate needs fewer than {WORK_PER_BYTE} a byte)")
+            limit = ("the --max-work given" if max_work is not None else
+                     f"the default limit for a file of {len(buf)} bytes: {WORK_PER_BYTE} a byte")
+            raise reader.Limit(f"at {where}: more than {budget} feedbacks to compute ({limit})", "--max-work", budget)
         if node == doc.bad_node and doc.early is not None:
             raise Invalid(f"at {where}: {doc.early}")
         if depth > MAX_DEPTH:
@@ -611,27 +613,28 @@ def _tree(doc: _Doc) -> dict:
     return root
 
 
-def secret_depths(doc) -> dict[str, int]:
+def secret_depths(doc, max_work: int | None = None) -> dict[str, int]:
     """{secret: guesses it takes} for a certificate given as a dict or as its bytes; raises Invalid
-    if its header or tree is wrong (its claims are not compared)."""
+    if its header or tree is wrong (its claims are not compared), reader.Limit past a limit."""
     parsed = _parse(doc if type(doc) is bytes else reader.encode(doc))
     game = _check_header(parsed, Report("<document>"))
     found: dict[str, int] = {}
-    _replay(parsed, *game, found=found)
+    _replay(parsed, *game, found=found, max_work=max_work)
     return found
 
 
-def verify_document(doc, report: Report, max_guesses: int | None = None) -> Report:
+def verify_document(doc, report: Report, max_guesses: int | None = None, max_work: int | None = None) -> Report:
     """Check a certificate given as a dict (made in memory); the outcome is recorded in ``report``."""
     raw = reader.encoded(doc, report)
-    return report if raw is None else _verify(raw, report, max_guesses)
+    return report if raw is None else _verify(raw, report, max_guesses, max_work=max_work)
 
 
-def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = False) -> Report:
+def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = False,
+            max_work: int | None = None) -> Report:
     with report.checking():
         doc = _parse(raw)
         del raw
-        histogram = _replay(doc, *_check_header(doc, report))
+        histogram = _replay(doc, *_check_header(doc, report), max_work=max_work)
         hist = {str(k): histogram[k] for k in sorted(histogram)}
         report.replayed = replayed = {
             "secrets": sum(histogram.values()),
@@ -659,10 +662,12 @@ def _verify(raw: bytes, report: Report, max_guesses: int | None, keep: bool = Fa
 
 
 def verify_bytes(raw: bytes, file: str = "<bytes>", max_guesses: int | None = None,
-                 keep: bool = False) -> Report:
+                 keep: bool = False, max_work: int | None = None) -> Report:
     """Verify a certificate given as bytes (plain or gzipped JSON). With ``keep``, a valid
-    report holds the verified document in ``report.document`` (the tree as nested dicts)."""
-    return _verify(raw, Report(file), max_guesses, keep)
+    report holds the verified document in ``report.document`` (the tree as nested dicts).
+    ``max_work``: feedbacks to compute at most (default: by the file's size); past it the file
+    is not checked (status 2)."""
+    return _verify(raw, Report(file), max_guesses, keep, max_work)
 
 
 def read_input(path, on_wait=None) -> bytes:
@@ -670,12 +675,13 @@ def read_input(path, on_wait=None) -> bytes:
     return reader.read_input(path, MAX_BYTES, on_wait)
 
 
-def verify_file(path: str, max_guesses: int | None = None, keep: bool = False, on_wait=None) -> Report:
+def verify_file(path: str, max_guesses: int | None = None, keep: bool = False, on_wait=None,
+                max_work: int | None = None) -> Report:
     """Verify a certificate file, read once. Unreadable files give status 2 (unusable).
     With ``keep``, a valid report holds the verified document in ``report.document``."""
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else _verify(raw, report, max_guesses, keep)
+    return report if raw is None else _verify(raw, report, max_guesses, keep, max_work)
 
 
 def reports_json(reports, max_guesses=None) -> bytes:
@@ -689,10 +695,10 @@ def reports_json(reports, max_guesses=None) -> bytes:
         return reader.reports_json("certify.verify", reports)
 
 
-def run(files, max_guesses=None, as_json=False, out=None, err=None) -> int:
+def run(files, max_guesses=None, as_json=False, out=None, err=None, max_work=None) -> int:
     """Verify files, print one line each (or a JSON report); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
-    reports = [verify_file(f, max_guesses, on_wait=lambda note: print(note, file=err, flush=True))
+    reports = [verify_file(f, max_guesses, on_wait=lambda note: print(note, file=err, flush=True), max_work=max_work)
                for f in files]
     return reader.emit(reports, as_json, reports_json, out, err)
 
@@ -712,8 +718,11 @@ def _positive(text: str) -> int:
 def main(argv=None) -> int:
     parser = reader.parser("verify", "Independently verify Mastermind strategy certificates.")
     parser.add_argument("--max-guesses", type=_positive, metavar="K")
+    parser.add_argument("--max-work", type=_positive, metavar="N",
+                        help="compute at most N feedbacks (default: by the file's size)")
     args = parser.parse_args(argv)
-    return reader.interruptible("verify", lambda: run(args.files, args.max_guesses, args.json))
+    return reader.interruptible("verify", lambda: run(args.files, args.max_guesses, args.json,
+                                                      max_work=args.max_work))
 
 
 if __name__ == "__main__":

@@ -118,6 +118,7 @@ LEAF_BATCH = 1 << 18
 
 
 Invalid = reader.Invalid  # the certificate is wrong; the message says what and where
+Limit = reader.Limit  # the file is over a limit of the checker: not checked (unusable), no verdict
 
 
 # -- reading ----------------------------------------------------------------------------------
@@ -205,7 +206,7 @@ def _spans(buf: bytes, start: int):
         commas = np.flatnonzero((seg[:stop] == 44) & outside[:stop] & (level[:stop] == 1)) + lo
         count += len(commas)
         if count >= MAX_NODES:
-            raise Invalid(f"nodes: more than the limit {MAX_NODES} nodes")
+            raise Limit(f"nodes: more than the limit {MAX_NODES} nodes")
         ends.append(commas)
         starts.append(commas + 1)
         if len(done):
@@ -418,8 +419,9 @@ def _inverse(perm):
 
 # -- the document -----------------------------------------------------------------------------
 
-def _header(doc, max_codes: int = MAX_CODES):
-    """(game, claims) after checking every field outside the nodes."""
+def _header(doc, max_codes: int = MAX_CODES, max_work: int | None = None):
+    """(game, claims) after checking every field outside the nodes. Over ``max_codes`` codes, or
+    over ``max_work`` (node, guess) pairs (default MAX_WORK), the file is not checked (Limit)."""
     _typed(doc, dict, "top level")
     fmt = _get(doc, "format", str, "")
     if fmt != FORMAT:
@@ -436,8 +438,10 @@ def _header(doc, max_codes: int = MAX_CODES):
     codes = verify._n_codes(min(pegs, 64), colors, repetition)
     if pegs > 64 or codes > max_codes:  # (past 64 pegs the size is not worth computing)
         shown = "more than 10^19" if pegs > 64 else str(codes)
-        more = "" if pegs > 64 or codes > CODES_CEILING else f"; --max-codes {codes} raises it"
-        raise Invalid(f"game: {shown} codes is too many for the lower-bound checker (limit {max_codes}{more})")
+        if pegs > 64 or codes > CODES_CEILING:
+            raise Limit(f"game: {shown} codes is too many for the lower-bound checker (ceiling {CODES_CEILING})")
+        raise Limit(f"game: {shown} codes is too many for the lower-bound checker (limit {max_codes})",
+                    "--max-codes", max_codes, codes)
     claims = _get(doc, "claims", dict, "")
     _only(claims, ("worst_case", "total", "max_guesses", "at_max", "first", "weights"), "claims")
     if "weights" in claims and set(claims) != {"total", "weights"}:
@@ -464,7 +468,7 @@ def _header(doc, max_codes: int = MAX_CODES):
     if not len(nodes):
         raise Invalid("nodes: empty (the root is nodes[0])")
     if len(nodes) > MAX_NODES:
-        raise Invalid(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
+        raise Limit(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
     if claims.get("at_max", 0) > codes:  # (the bounds' unit needs at_max < codes + 1)
         raise Invalid(f"claims.at_max: {claims['at_max']} is more than the game's {codes} secrets")
     if claims.get("first") == "at_max":
@@ -475,9 +479,11 @@ def _header(doc, max_codes: int = MAX_CODES):
         if (most + 1) * (codes + 1) + codes * (codes + 2) >= 2 ** 62:
             raise Invalid(f"claims.max_guesses: {claims['max_guesses']} is too large for the checker's "
                           "arithmetic with \"first\": \"at_max\"")
-    if len(nodes) * codes > MAX_WORK:
-        raise Invalid(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {MAX_WORK} "
-                      "the checker examines (the limit)")
+    most = MAX_WORK if max_work is None else max_work
+    if len(nodes) * codes > most:
+        raise Limit(f"nodes: {len(nodes)} nodes x {codes} guesses each is more than the {most} "
+                    "(node, guess) pairs the checker examines (its work limit)", "--max-work", most,
+                    len(nodes) * codes, enough=False)
     if doc.get(None):  # the first problem in the metadata (reader.Meta)
         raise Invalid(doc[None])
     return _game(pegs, colors, repetition, rule == "black-only"), dict(claims)
@@ -692,7 +698,8 @@ def units(claims: dict, n: int) -> tuple:
 class _Proof:
     """The sets, origins and depths of the nodes met so far, and the checking of one node."""
 
-    def __init__(self, game: Game, claims: dict, nodes, size: int = 0, root=None, bounds=None) -> None:
+    def __init__(self, game: Game, claims: dict, nodes, size: int = 0, root=None, bounds=None,
+                 max_work: int | None = None) -> None:
         """``nodes``: the list of nodes, or (with their ``bounds``) an iterator over them, each
         read when check() reaches it."""
         self.game, self.nodes = game, nodes
@@ -740,7 +747,10 @@ class _Proof:
             self.sets[0], self.depth[0] = S, len(steps)
         self.stats = {"nodes": len(self.bounds), "guesses": 0, "counting_nodes": 0}
         self.pairs = 0  # work done so far, in (guess, secret) pairs or their equivalent
-        self.budget = min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE * size)  # size: the file's bytes
+        # The default budget grows with the file's bytes (a small file cannot ask for hours); the
+        # user's max_work replaces it (the budget is the user's, never the file's).
+        self.budget = min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE * size) if max_work is None else max_work
+        self.budget_given = max_work is not None
         self.pending = self.peak = SET_OVERHEAD + 2 * game.n  # bytes of the sets waiting
 
     def path(self, node: int) -> str:
@@ -867,8 +877,9 @@ class _Proof:
         """Count ``work`` before doing it; past the budget the file is refused."""
         self.pairs += work
         if self.pairs > self.budget:
-            raise Invalid(f"{self.where(i)}: more than {self.budget} (guess, secret) pairs or their "
-                          f"equivalent to look at (the limit for a file of this size)")
+            limit = "the --max-work given" if self.budget_given else "the limit for a file of this size, by default"
+            raise Limit(f"{self.where(i)}: more than {self.budget} (guess, secret) pairs or their "
+                        f"equivalent to look at ({limit})", "--max-work", self.budget)
 
     @staticmethod
     def image_cost(size: int) -> int:
@@ -1284,23 +1295,27 @@ def _steps(path, permuted: bool) -> str:
     return steps + (" (then permuted)" if permuted else "")
 
 
-def check_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES) -> Report:
+def check_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES,
+                max_work: int | None = None) -> Report:
     """Check a certificate given as bytes (plain or gzipped JSON) on its own: a file that leans on
     parts (lemma references) or is a part is not a proof of its claim by itself (combine());
     ``progress(done, total)`` is called about once a second while nodes are checked."""
-    return combine(verdict_bytes(raw, file, progress, max_codes))
+    return combine(verdict_bytes(raw, file, progress, max_codes, max_work))
 
 
-def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES) -> Report:
+def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES,
+                  max_work: int | None = None) -> Report:
     """What one file shows by itself: valid means valid *under its assumptions* (report.assumptions),
-    and about its root's set (report.root, for a part). Only combine() says what is proven."""
+    and about its root's set (report.root, for a part). Only combine() says what is proven.
+    ``max_codes`` and ``max_work`` (work in (guess, secret) pairs; default: by the file's size) are
+    the user's limits: a file over one is not checked (status 2, report.limit says which)."""
     report = Report(file)
     report.sha256 = hashlib.sha256(raw).hexdigest()
     with report.checking():
         buf, size = reader.text(raw, MAX_BYTES), len(raw)
         del raw
         doc = _read(buf)
-        game, claims = _header(doc, min(max_codes, CODES_CEILING))
+        game, claims = _header(doc, min(max_codes or MAX_CODES, CODES_CEILING), max_work)
         root = _root(doc, game)
         nodes = doc["nodes"]
         count = len(nodes)
@@ -1317,7 +1332,7 @@ def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: i
             claim = a * claim + b * claims["at_max"]
         if bounds[0] != claim:
             raise Invalid(f"node 0 (the root): bound {bounds[0]} is not the claimed {claim}")
-        proof = _Proof(game, claims, nodes, size, root, bounds)
+        proof = _Proof(game, claims, nodes, size, root, bounds, max_work)
         if root is not None:
             report.root = {"path": [[game.codes[g], key] for g, key in root[0]],
                            "perm": None if root[1] is None else {"pegs": list(root[1][0]), "colors": list(root[1][1])},
@@ -1388,6 +1403,7 @@ def combine(main: Report, parts=()) -> Report:
                                   f"{main.lemma_statement()}; check it with its main file (--part)")
     for p in parts:
         if not p.valid:
+            out.limit = p.limit  # (a part over a limit: the whole is not checked)
             return fail(p.status, f"part {p.file} is {'invalid' if p.status == EXIT_INVALID else 'unusable'}: {p.error}")
         if p.root is None:
             return fail(EXIT_INVALID, f"part {p.file} is not a part of a split proof (no 'root' field)")
@@ -1453,11 +1469,11 @@ def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> s
         through.append(f"part {p.file}")
 
 
-def verdict_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES) -> Report:
+def verdict_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None) -> Report:
     """verdict_bytes() of a file read once; an unreadable file gives status 2."""
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else verdict_bytes(raw, path, progress, max_codes)
+    return report if raw is None else verdict_bytes(raw, path, progress, max_codes, max_work)
 
 
 def part_files(folder) -> list:
@@ -1470,7 +1486,8 @@ def part_files(folder) -> list:
             and os.path.isfile(os.path.join(folder, n))]
 
 
-def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max_codes: int = MAX_CODES) -> list:
+def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max_codes: int = MAX_CODES,
+                max_work: int | None = None) -> list:
     """The combined verdict on each of ``files`` with the part files ``parts`` (a file among the
     parts that is also one of ``files`` is left out of the parts), every file checked in
     ``jobs`` processes (1: in this one)."""
@@ -1483,7 +1500,8 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max
     paths = list(files) + parts
     jobs = min(jobs, cores())  # each worker holds one file's checker at a time: memory N x one file
     if jobs <= 1 or len(paths) == 1:
-        verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None, max_codes) for f in paths]
+        verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None, max_codes, max_work)
+                    for f in paths]
     else:
         from concurrent.futures import ProcessPoolExecutor
 
@@ -1494,7 +1512,7 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max
                 return 0
         order = sorted(range(len(paths)), key=lambda k: -size(k))  # the biggest first: balanced
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            check = functools.partial(verdict_file, max_codes=max_codes)
+            check = functools.partial(verdict_file, max_codes=max_codes, max_work=max_work)
             done = dict(zip(order, pool.map(check, [paths[k] for k in order])))
         verdicts = [done[k] for k in range(len(paths))]
     given = verdicts[len(files):]
@@ -1509,9 +1527,9 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES) -> Report:
+def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None) -> Report:
     """Check a certificate file, read once, on its own (combine()); an unreadable file gives status 2."""
-    return combine(verdict_file(path, on_wait, progress, max_codes))
+    return combine(verdict_file(path, on_wait, progress, max_codes, max_work))
 
 
 def progress_printer(err):
@@ -1526,12 +1544,14 @@ def reports_json(reports) -> bytes:
     return reader.reports_json("certify.verify_bound", reports)
 
 
-def run(files, as_json=False, out=None, err=None, parts=(), jobs: int = 1, max_codes: int = MAX_CODES) -> int:
+def run(files, as_json=False, out=None, err=None, parts=(), jobs: int = 1, max_codes: int = MAX_CODES,
+        max_work: int | None = None) -> int:
     """Check files (each with the part files ``parts``, in ``jobs`` processes), print one line each
     (or a JSON report); return the exit status."""
     out, err = out or sys.stdout, err or sys.stderr
     progress = progress_printer(err) if err.isatty() else None
-    reports = check_split(files, parts, jobs, lambda note: print(note, file=err, flush=True), progress, max_codes)
+    reports = check_split(files, parts, jobs, lambda note: print(note, file=err, flush=True), progress, max_codes,
+                          max_work)
     return reader.emit(reports, as_json, reports_json, out, err)
 
 
@@ -1546,11 +1566,15 @@ def main(argv=None) -> int:
     parser.add_argument("--max-codes", type=int, default=MAX_CODES, metavar="N",
                         help=f"check games of up to N codes (default {MAX_CODES}, at most {CODES_CEILING}; "
                              "memory: N x N bytes)")
+    parser.add_argument("--max-work", type=int, default=None, metavar="N",
+                        help="look at up to N (guess, secret) pairs (default: by the file's size)")
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs: must be >= 1, got {args.jobs}")
     if not 1 <= args.max_codes <= CODES_CEILING:
         parser.error(f"--max-codes: must be from 1 to {CODES_CEILING}, got {args.max_codes}")
+    if args.max_work is not None and args.max_work < 1:
+        parser.error(f"--max-work: must be >= 1, got {args.max_work}")
     try:
         parts = list(args.part)
         for folder in args.parts:
@@ -1559,7 +1583,7 @@ def main(argv=None) -> int:
         print(f"verify_bound: cannot read parts folder {e}", file=sys.stderr)
         return EXIT_UNUSABLE
     return reader.interruptible("verify_bound", lambda: run(args.files, args.json, parts=parts, jobs=args.jobs,
-                                                            max_codes=args.max_codes))
+                                                            max_codes=args.max_codes, max_work=args.max_work))
 
 
 if __name__ == "__main__":

@@ -174,7 +174,7 @@ class Report(reader.Report):
         return self.failure()
 
 
-def _check(doc, buf: bytes, report: Report) -> None:
+def _check(doc, buf: bytes, report: Report, max_codes: int | None = None, max_work: int | None = None) -> None:
     reader.typed(doc, dict, "top level")
     fmt = _get(doc, "format", str)
     if fmt != FORMAT:
@@ -190,8 +190,11 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid(f"game.colors: must be from 2 to {len(verify.ALPHABET)}, got {_short(colors)}")
     if not repetition and pegs > colors:
         raise Invalid(f"game: {pegs} pegs without repetition need at least as many colors, got {colors}")
-    if pegs > 64 or (n := verify._n_codes(pegs, colors, repetition)) > MAX_CODES:
-        raise Invalid(f"game: too many codes to check (limit {MAX_CODES})")
+    most = MAX_CODES if max_codes is None else min(max_codes, verify.MAX_CODES)
+    if pegs > 64 or (n := verify._n_codes(pegs, colors, repetition)) > most:
+        if pegs > 64 or n > verify.MAX_CODES:
+            raise reader.Limit(f"game: too many codes to check (ceiling {verify.MAX_CODES})")
+        raise reader.Limit(f"game: {n} codes is too many to check (limit {most})", "--max-codes", most, n)
     # (the trees are replayed by verify.py under this game, its rule included; a permutation of pegs
     # and colours keeps the black-only answer too, so the orbits are the same for both rules)
     report.game = {"pegs": pegs, "colors": colors, "repetition": repetition,
@@ -212,8 +215,10 @@ def _check(doc, buf: bytes, report: Report) -> None:
         raise Invalid("strategies: empty (at least one tree)")
     if len(strategies) > MAX_TREES:
         raise Invalid(f"strategies: {len(strategies)} trees, more than the limit {MAX_TREES}")
-    if len(strategies) * n > MAX_REPLAY:
-        raise Invalid(f"strategies: {len(strategies)} trees x {n} codes to replay, more than the limit {MAX_REPLAY}")
+    replay = MAX_REPLAY if max_work is None else max_work
+    if len(strategies) * n > replay:
+        raise reader.Limit(f"strategies: {len(strategies)} trees x {n} codes to replay, more than the work "
+                           f"limit {replay}", "--max-work", replay, len(strategies) * n, enough=False)
     probabilities, common = [], 1
     nodes = 0
     for i, item in enumerate(strategies):
@@ -250,7 +255,7 @@ def _check(doc, buf: bytes, report: Report) -> None:
                               "tree": None}).encode()
         tree = item["tree"]
         try:  # the tree's own bytes, read by verify.py in a certificate of its own
-            depths = verify.secret_depths(wrapper[:-5] + buf[tree.start:tree.end] + b"}")
+            depths = verify.secret_depths(wrapper[:-5] + buf[tree.start:tree.end] + b"}", max_work)
         except verify.Invalid as e:
             raise Invalid(f"strategies[{i}].tree: {e}") from None
         if len(depths) != n:  # (the replay finds every secret or fails)
@@ -267,24 +272,26 @@ def _check(doc, buf: bytes, report: Report) -> None:
                       f"needs {_text(report.maximum)} ({float(report.maximum):.6f}) guesses on average")
 
 
-def check_bytes(raw: bytes, file: str = "<bytes>") -> Report:
+def check_bytes(raw: bytes, file: str = "<bytes>", max_codes: int | None = None, max_work: int | None = None) -> Report:
+    """Check bytes; ``max_codes`` (default MAX_CODES) and ``max_work`` (trees x codes replayed,
+    default MAX_REPLAY) are the user's limits: past one the file is not checked (status 2)."""
     report = Report(file)
     with report.checking():
-        _check(*_load(raw), report)
+        _check(*_load(raw), report, max_codes, max_work)
     return report
 
 
-def check_document(doc, file: str = "<document>") -> Report:
+def check_document(doc, file: str = "<document>", max_codes: int | None = None, max_work: int | None = None) -> Report:
     """Check a document made in memory (dicts and lists), through its JSON bytes."""
     report = Report(file)
     raw = reader.encoded(doc, report)
-    return report if raw is None else check_bytes(raw, file)
+    return report if raw is None else check_bytes(raw, file, max_codes, max_work)
 
 
-def check_file(path, on_wait=None) -> Report:
+def check_file(path, on_wait=None, max_codes: int | None = None, max_work: int | None = None) -> Report:
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else check_bytes(raw, path)
+    return report if raw is None else check_bytes(raw, path, max_codes, max_work)
 
 
 def reports_json(reports) -> bytes:

@@ -85,20 +85,29 @@ def _refuse_totals(raw: bytes, name: str) -> None:
                                "worst-case proofs (\"needs >= D guesses for some secret\")")
 
 
-def explain_bytes(raw: bytes, path: str, depth: int = 1, branches: int = 5, progress=None):
+def explain_bytes(raw: bytes, path: str, depth: int = 1, branches: int = 5, progress=None,
+                  max_codes: int | None = None, max_work: int | None = None):
     """The checker's report of ``raw`` and, when it is a valid worst-case proof, its explanation:
     (report, Why or None). Nodes are explained ``depth`` levels below the root, at most
-    ``branches`` guesses listed at each. Raises CertifyError for a strategy certificate or a
-    total proof."""
+    ``branches`` guesses listed at each. ``max_codes`` and ``max_work`` are the checker's limits
+    (a file over one: an unusable report, status 2). Raises CertifyError for a valid file of
+    another kind or a total proof; a broken file of another kind gets its own checker's report
+    (broken JSON is said before the kind)."""
     from . import verify_bound
+    from .kinds import WORDS, check_bytes
     from .optimality import LOWER_BOUND, kind_of
 
     name = shown(path)
     if kind_of(raw) != LOWER_BOUND:
-        raise CertifyError(f"{name} is not a lower-bound proof (`certify why` explains the proofs of "
-                           "`certify bound --worst`; `certify stats` reads strategy certificates)")
+        kind, report = check_bytes(raw, path, max_codes=max_codes, max_work=max_work)
+        if not report.valid:  # broken JSON, a broken file: said first, by the checker of its kind
+            return report, None
+        reader = ("`certify stats` reads strategy certificates" if kind == "strategy"
+                  else f"`certify verify {name}` checks it")
+        raise CertifyError(f"{name} is a {WORDS[kind]} certificate, not a lower-bound proof (`certify why` "
+                           f"explains the proofs of `certify bound --worst`; {reader})")
     _refuse_totals(raw, name)
-    report = verify_bound.check_bytes(raw, path, progress)
+    report = verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES, max_work)
     if not report.valid:
         return report, None
     if "worst_case" not in report.claims:

@@ -18,10 +18,12 @@ PROOF = orjson.dumps({"format": "mastermind-lower-bound-certificate", "version":
 
 def test_a_game_past_the_default_is_refused_and_the_message_says_how_to_check_it():
     report = verify_bound.check_bytes(PROOF)
-    assert not report.valid
+    assert not report.valid and report.status == 2  # not checked: unusable, never invalid (issue 43)
     assert report.error == ("game: 10648 codes is too many for the lower-bound checker "
-                            "(limit 10000; --max-codes 10648 raises it)")
-    assert verify_bound.check_bytes(PROOF, max_codes=10_647).error.endswith("(limit 10647; --max-codes 10648 raises it)")
+                            "(limit 10000); not checked: --max-codes 10648 raises it")
+    assert report.limit == {"option": "--max-codes", "limit": 10000, "needed": 10648}
+    assert verify_bound.check_bytes(PROOF, max_codes=10_647).error.endswith(
+        "(limit 10647); not checked: --max-codes 10648 raises it")
 
 
 def test_asked_for_it_is_checked_and_the_ceiling_holds():
@@ -31,17 +33,18 @@ def test_asked_for_it_is_checked_and_the_ceiling_holds():
     # past the ceiling the limit is the ceiling, whatever is asked (a 6x7 game: 279,936 codes)
     big = PROOF.replace(b'"pegs":3,"colors":22', b'"pegs":7,"colors":6')
     report = verify_bound.check_bytes(big, max_codes=10**9)
-    assert report.error == "game: 279936 codes is too many for the lower-bound checker (limit 46656)"
+    assert report.status == 2 and report.error == ("game: 279936 codes is too many for the lower-bound checker "
+                                                   "(ceiling 46656); not checked: the checker's ceiling, no option raises it")
 
 
 def test_the_command_lines_take_max_codes(tmp_path):
     path = tmp_path / "p.json"
     path.write_bytes(PROOF)
     done = run_cli("verify", path)
-    assert done.returncode == 1 and "--max-codes 10648 raises it" in done.stderr
+    assert done.returncode == 2 and "unusable" in done.stderr and "--max-codes 10648 raises it" in done.stderr
     done = run_cli("verify", path, "--max-codes", "10648")
     assert done.returncode == 0 and "valid lower bound: every strategy for 3x22 needs >= 4" in done.stdout
     done = run_cli("verify", path, "--max-codes", "46657")
     assert done.returncode == 2 and done.stderr.strip().endswith("--max-codes: at most 46656, got 46657")
     assert verify_bound.main([str(path), "--max-codes", "10648"]) == 0
-    assert verify_bound.main([str(path)]) == 1
+    assert verify_bound.main([str(path)]) == 2

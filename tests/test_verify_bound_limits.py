@@ -29,12 +29,14 @@ def test_too_many_nodes_and_too_much_work_are_refused_up_front():
     game = {"colors": 10, "pegs": 4, "repetition": True}  # 10,000 codes
     many = verify_bound.MAX_WORK // 10_000 + 1
     report = _check(_doc(game, {"worst_case": 5}, [{"bound": 5}] + [{"bound": 1}] * (many - 1)))
-    assert report.status == 1
+    assert report.status == 2  # not checked: a limit, never a verdict (issue 43)
     assert report.error == (f"nodes: {many} nodes x 10000 guesses each is more than the {verify_bound.MAX_WORK} "
-                            "the checker examines (the limit)")
+                            "(node, guess) pairs the checker examines (its work limit); "
+                            f"not checked: --max-work {many * 10_000} or more raises it")
     tiny = {"colors": 2, "pegs": 1, "repetition": True}
     report = _check(_doc(tiny, {"worst_case": 1}, [{"bound": 1}] * (verify_bound.MAX_NODES + 1)))
-    assert report.error == f"nodes: more than the limit {verify_bound.MAX_NODES} nodes"
+    assert report.status == 2 and report.error == (f"nodes: more than the limit {verify_bound.MAX_NODES} nodes; "
+                                                   "not checked: the checker's ceiling, no option raises it")
 
 
 def test_too_many_entries_are_refused(monkeypatch):
@@ -49,7 +51,8 @@ def test_the_game_limit_is_ten_thousand_codes():
     ok = _check(_doc({"colors": 10, "pegs": 4, "repetition": True}, {"worst_case": 1}, [{"bound": 1}]))
     assert ok.valid  # 10,000 codes: at the limit
     big = _check(_doc({"colors": 11, "pegs": 4, "repetition": True}, {"worst_case": 1}, [{"bound": 1}]))
-    assert big.error == "game: 14641 codes is too many for the lower-bound checker (limit 10000; --max-codes 14641 raises it)"
+    assert big.status == 2 and big.error == ("game: 14641 codes is too many for the lower-bound checker (limit 10000); "
+                                             "not checked: --max-codes 14641 raises it")
 
 
 def _chain(length: int, last_bound: int):
@@ -92,16 +95,17 @@ def test_the_guess_secret_pairs_are_bounded_as_nodes_are_reached(monkeypatch):
     doc = _chain(50, 2)  # counting settles every node: only guess 0's entry, at 3 secrets, then 2
     monkeypatch.setattr(verify_bound, "MAX_PAIRS", 3 + 10 * 2)
     report = _check(doc)
-    assert report.status == 1 and report.error.startswith("node 11 (bound 2) at 0 -(0,0)->")
+    assert report.status == 2 and report.error.startswith("node 11 (bound 2) at 0 -(0,0)->")
     assert report.error.endswith("more than 23 (guess, secret) pairs or their equivalent to look at "
-                                 "(the limit for a file of this size)")
+                                 "(the limit for a file of this size, by default); "
+                                 "not checked: --max-work N with N > 23 raises it")
     monkeypatch.setattr(verify_bound, "MAX_PAIRS", 3 + 50 * 2)
     assert _check(doc).valid and _check(doc).checked["work"] == 3 + 49 * 2  # the last node has no entry
     # a node that counting does not settle: the class sizes of 2x2's 4 guesses at its 4 secrets,
     # n (|S| + b + 1) = 4 (4 + 4 + 1) = 36, and nothing else (every guess is refuted by counting)
     doc = _doc({"colors": 2, "pegs": 2, "repetition": True}, {"total": 8}, [{"bound": 8}])
     monkeypatch.setattr(verify_bound, "MAX_PAIRS", 35)
-    assert _check(doc).error.endswith("(the limit for a file of this size)")
+    assert "(the limit for a file of this size, by default)" in _check(doc).error
     monkeypatch.setattr(verify_bound, "MAX_PAIRS", 36)
     assert _check(doc).valid
 

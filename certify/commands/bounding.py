@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import (EXIT_INVALID, EXIT_OK, add_feedback_arg, add_game_args, add_quiet, freeze_startup, game_of,
-                     positive, print_json, whole)
+from .common import (EXIT_INVALID, EXIT_OK, LIMITS, add_feedback_arg, add_game_args, add_limits, add_quiet,
+                     freeze_startup, game_of, positive, print_json, refused, whole)
 
 
 def cmd_bound(args) -> int:
@@ -93,10 +93,9 @@ def cmd_why(args) -> int:
         from ..verify_bound import progress_printer
 
         progress = progress_printer(sys.stderr)
-    report, why = explain_bytes(raw, args.proof, args.depth, args.branches, progress)
-    if why is None:  # the checker refused it: its one line, its status
-        print(report.line(), file=sys.stderr)
-        return report.status
+    report, why = explain_bytes(raw, args.proof, args.depth, args.branches, progress, **LIMITS)
+    if why is None:  # the checker refused it (or a limit stopped it): its one line, its status
+        return refused(report, args.json, "why")
     letters = None
     if args.letters:
         from ..letters import parse_letters
@@ -165,5 +164,6 @@ def register(sub) -> None:
                    help="show colours as these letters, one per colour (as play --letters; --json keeps the "
                         "game's digits)")
     p.add_argument("--json", action="store_true", help="the explanation as JSON (why_version 1)")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_why)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..kinds import MANIFESTS  # (cheap: constants; the checkers are imported when a file is checked)
-from .common import EXIT_OK, add_quiet, load_verified, positive, print_json, verified
+from .common import EXIT_OK, LIMITS, add_limits, add_quiet, load_verified, positive, print_json, refused, verified
 
 
 def _note(quiet: bool = False):
@@ -32,22 +32,11 @@ def _check_file(path: str, max_guesses, quiet: bool):
     form = manifest_of(raw)
     if form is not None:
         return "manifest", form
-    return check_bytes(raw, path, max_guesses, progress=_progress(quiet), max_codes=_MAX_CODES[0])
-
-
-#: `certify verify --max-codes N`, for this command's run (the lower-bound checker's game limit).
-_MAX_CODES = [None]
+    return check_bytes(raw, path, max_guesses, progress=_progress(quiet), **LIMITS)
 
 
 def cmd_verify(args) -> int:
     from ..errors import CertifyError
-
-    _MAX_CODES[0] = getattr(args, "max_codes", None)
-    if _MAX_CODES[0] is not None:
-        from ..verify_bound import CODES_CEILING
-
-        if _MAX_CODES[0] > CODES_CEILING:
-            raise CertifyError(f"--max-codes: at most {CODES_CEILING}, got {_MAX_CODES[0]}")
     if args.value is not None:  # a mixed strategy beside a weighted lower bound: the game value
         if args.optimal is not None or args.max_guesses is not None:
             raise CertifyError("--value goes alone (a mixed strategy and a weighted lower bound)")
@@ -113,7 +102,7 @@ def _verify_split(args) -> int:
             raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(args.files)} files")
         strategy = _checked(args.files[0], STRATEGY, args.max_guesses, args.quiet)
         bound = verify_bound.check_split(args.optimal, parts, args.jobs, _note(args.quiet), _progress(args.quiet),
-                                         _MAX_CODES[0] or verify_bound.MAX_CODES)[0]
+                                         LIMITS["max_codes"] or verify_bound.MAX_CODES, LIMITS["max_work"])[0]
         if not bound.valid:
             print(bound.line(), file=sys.stderr)
             return bound.status
@@ -122,7 +111,7 @@ def _verify_split(args) -> int:
         raise CertifyError("--max-guesses applies to strategy certificates; with --part/--parts the files "
                            "are lower-bound proofs (their claims say what they prove)")
     reports = verify_bound.check_split(args.files, parts, args.jobs, _note(args.quiet), _progress(args.quiet),
-                                       _MAX_CODES[0] or verify_bound.MAX_CODES)
+                                       LIMITS["max_codes"] or verify_bound.MAX_CODES, LIMITS["max_work"])
     if args.json:
         print_json({"report_version": 1, "tool": "certify.verify",
                     "results": [dict(r.to_json(), kind="lower-bound") for r in reports], "skipped": []})
@@ -139,8 +128,7 @@ def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
     from ..kinds import check_any
     from ..text import shown
 
-    kind, report = check_any(path, max_guesses, on_wait=_note(quiet), progress=_progress(quiet),
-                             max_codes=_MAX_CODES[0])
+    kind, report = check_any(path, max_guesses, on_wait=_note(quiet), progress=_progress(quiet), **LIMITS)
     if not report.valid:
         print(report.line(), file=sys.stderr)
         raise SystemExit(report.status)
@@ -216,7 +204,7 @@ def cmd_stats(args) -> int:
 
         plot_format(args.plot)  # a bad extension fails before the (slower) verification
         check_output(args.plot, inputs=[args.file])
-    report = verified(args.file, quiet=args.quiet)
+    report = verified(args.file, quiet=args.quiet, as_json=args.json)
     lower = None
     if args.bound is not None:  # checked before anything is printed or drawn
         from ..kinds import LOWER_BOUND
@@ -260,7 +248,7 @@ def _proven_worst_case(game: dict, lower):
 def cmd_explain(args) -> int:
     from ..report import explain_secret, figures
 
-    report, cert = load_verified(args.file, quiet=args.quiet)
+    report, cert = load_verified(args.file, quiet=args.quiet, as_json=args.json)
     letters = None
     if args.letters:
         from ..letters import parse_letters
@@ -289,7 +277,7 @@ def cmd_compare(args) -> int:
 
         plot_format(args.plot)  # a bad extension fails before the (slower) verification
         check_output(args.plot, inputs=args.files)
-    valid, bad = compare.check(args.files)
+    valid, bad = compare.check(args.files, LIMITS["max_work"])
     if bad:  # every number must be verified: no table with a file left out
         for report in bad:
             print(report.line(), file=sys.stderr)
@@ -340,11 +328,9 @@ def register(sub) -> None:
                    help="a part file of a split lower-bound proof (repeatable): the files given are its main files")
     p.add_argument("--parts", metavar="DIR", action="append",
                    help="a folder of part files (*.json, *.json.gz) of a split lower-bound proof")
-    p.add_argument("--max-codes", type=positive, metavar="N",
-                   help="lower-bound proofs of games of up to N codes (default 10000, at most 46656; the "
-                        "checker's feedback table takes N x N bytes: 282 MB for 5x7)")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="with parts: check the files in N processes (default 1; at most the machine's cores)")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_verify)
 
@@ -353,6 +339,7 @@ def register(sub) -> None:
     p.add_argument("--plot", metavar="OUT", help="also draw the distribution as a bar chart (.png, .svg, .pdf)")
     p.add_argument("--bound", metavar="BOUND", help="a lower-bound certificate: its proven bound is shown beside")
     p.add_argument("--json", action="store_true", help="machine-readable table (stats_version 1)")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_stats)
 
@@ -363,6 +350,7 @@ def register(sub) -> None:
                    help="type and show colours as these letters, one per colour (as play --letters; "
                         "--json keeps the game's digits)")
     p.add_argument("--json", action="store_true", help="machine-readable steps (explain_version 1)")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_explain)
 
@@ -375,6 +363,7 @@ def register(sub) -> None:
     p.add_argument("--max-columns", type=positive, default=8, metavar="K",
                    help="text table: at most K 'found within k' columns (default 8)")
     p.add_argument("--plot", metavar="OUT", help="also draw the cumulative curves (.png, .svg, .pdf)")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_compare)
 

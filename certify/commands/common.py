@@ -38,6 +38,37 @@ def add_feedback_arg(p: argparse.ArgumentParser) -> None:
                    help="the answer: black and white pegs (default), or black pegs only (black-peg Mastermind)")
 
 
+def add_limits(p: argparse.ArgumentParser) -> None:
+    """--max-codes and --max-work, for every command that checks a file: the checkers' limits are
+    the user's to raise (a file over one is reported unusable, exit 2, never invalid)."""
+    p.add_argument("--max-codes", type=positive, metavar="N",
+                   help="check lower-bound proofs and mixed strategies of games of up to N codes (default "
+                        "10000, at most 46656; the lower-bound checker's feedback table takes N x N bytes: "
+                        "282 MB for 5x7)")
+    p.add_argument("--max-work", type=positive, metavar="N",
+                   help="let a checker look at up to N (guess, secret) pairs (default: by the file's size, a "
+                        "small file cannot ask for hours; a file over it is unusable, not invalid)")
+
+
+#: The limits of this run's command (--max-codes, --max-work), set by set_limits: every path that
+#: checks a file reads them, so none drops them.
+LIMITS = {"max_codes": None, "max_work": None}
+
+
+def set_limits(args) -> None:
+    """Record the command's --max-codes and --max-work (None where it has none); refuse
+    --max-codes past the lower-bound checker's ceiling."""
+    from ..errors import CertifyError
+
+    LIMITS["max_codes"] = getattr(args, "max_codes", None)
+    LIMITS["max_work"] = getattr(args, "max_work", None)
+    if LIMITS["max_codes"] is not None:
+        from ..verify_bound import CODES_CEILING
+
+        if LIMITS["max_codes"] > CODES_CEILING:
+            raise CertifyError(f"--max-codes: at most {CODES_CEILING}, got {LIMITS['max_codes']}")
+
+
 def add_quiet(p: argparse.ArgumentParser) -> None:
     """-q/--quiet, which every command takes: no progress and no notes on stderr (errors still)."""
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no notes on stderr")
@@ -113,12 +144,23 @@ def print_json(obj, kind: str | None = None) -> None:
     sys.stdout.flush()
 
 
-def verified(path: str, max_guesses=None, quiet: bool = False):
+def refused(report, as_json: bool = False, kind: str | None = None) -> int:
+    """Show a report that is not valid (invalid, or unusable: not checked, a limit named) and
+    return its status: its one line on stderr, or with ``as_json`` the checker's JSON report on
+    stdout (``"status": "unusable"`` and ``"limit"`` for a file over a limit)."""
+    if as_json:
+        print_json(report.to_json(), kind)
+    else:
+        print(report.line(), file=sys.stderr)
+    return report.status
+
+
+def verified(path: str, max_guesses=None, quiet: bool = False, as_json: bool = False):
     """Verify a file and return its report, or raise SystemExit with the verifier's status."""
-    return load_verified(path, max_guesses, quiet)[0]
+    return load_verified(path, max_guesses, quiet, as_json)[0]
 
 
-def load_verified(path: str, max_guesses=None, quiet: bool = False):
+def load_verified(path: str, max_guesses=None, quiet: bool = False, as_json: bool = False):
     """(report, certificate) of a file read ONCE: the certificate dict is the very document the
     verifier checked, never a second reading of the file. Raises SystemExit with the verifier's
     status (after printing its one line) when the file is not a valid certificate. ``quiet``: no
@@ -126,8 +168,8 @@ def load_verified(path: str, max_guesses=None, quiet: bool = False):
     from .. import verify
 
     report = verify.verify_file(path, max_guesses, keep=True,
-                                on_wait=None if quiet else lambda note: print(note, file=sys.stderr, flush=True))
+                                on_wait=None if quiet else lambda note: print(note, file=sys.stderr, flush=True),
+                                max_work=LIMITS["max_work"])
     if not report.valid:
-        print(report.line(), file=sys.stderr)
-        raise SystemExit(report.status)
+        raise SystemExit(refused(report, as_json))
     return report, report.document

@@ -12,13 +12,18 @@ def cmd_split_proof(args) -> int:
     from ..proofparts import write_split
     from ..text import shown
 
+    from ..verify_bound import MAX_CODES
+
     summary = write_split(args.proof, args.output, depth=args.depth, parts=args.parts)
+    # The check command with the limit the game needs: past the default, --max-codes (never a
+    # command that the checker then refuses as unusable).
+    raise_codes = f" --max-codes {summary['codes']}" if summary["codes"] > MAX_CODES else ""
+    check = f"certify verify {shown(summary['main'])} --parts {shown(args.output)} --jobs 2{raise_codes}"
     if args.json:
-        print_json({"proof": args.proof, **summary}, "split")
+        print_json({"proof": args.proof, **summary, "check": check}, "split")
     elif not args.quiet:
         print(f"wrote {shown(summary['main'])} and {len(summary['parts'])} part files in {shown(args.output)} "
-              f"(check: certify verify {shown(summary['main'])} --parts {shown(args.output)} --jobs 2)",
-              file=sys.stderr)
+              f"(check: {check})", file=sys.stderr)
     return EXIT_OK
 
 

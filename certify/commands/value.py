@@ -13,7 +13,7 @@ import sys
 from fractions import Fraction
 
 from ..kinds import LOWER_BOUND, MIXED, WORDS
-from .common import EXIT_INVALID, EXIT_OK, add_game_args, add_quiet, game_of, print_json
+from .common import EXIT_INVALID, EXIT_OK, LIMITS, add_game_args, add_limits, add_quiet, game_of, print_json, refused
 
 #: Games of at most this many codes: the weighted search keeps Python sets (bitmasks) of codes.
 MAX_VALUE_CODES = 1296
@@ -29,7 +29,7 @@ def compare_value(mixed, bound) -> dict:
     return compare(mixed, bound)
 
 
-def _checked(path: str, want: str, quiet: bool):
+def _checked(path: str, want: str, quiet: bool, as_json: bool = False):
     """The valid report of a mixed strategy (``want`` = MIXED) or a lower bound, checked by the
     checker certify.kinds picks; else SystemExit with the checker's status, or CertifyError for
     the wrong kind."""
@@ -43,12 +43,11 @@ def _checked(path: str, want: str, quiet: bool):
         raise SystemExit(unread.status)
     kind = kind_of(raw)
     if kind == want:
-        kind, report = check_bytes(raw, path)
+        kind, report = check_bytes(raw, path, **LIMITS)
     if kind != want:
         raise CertifyError(f"{shown(path)} is a {WORDS[kind]} certificate, not a {WORDS[want]} certificate")
-    if not report.valid:
-        print(report.line(), file=sys.stderr)
-        raise SystemExit(report.status)
+    if not report.valid:  # invalid, or unusable (a limit: not checked)
+        raise SystemExit(refused(report, as_json))
     return report
 
 
@@ -58,8 +57,8 @@ def verify_value(files, bound_file: str, as_json: bool, quiet: bool = False) -> 
 
     if len(files) != 1:
         raise CertifyError(f"--value compares one mixed-strategy certificate with the weighted bound, got {len(files)} files")
-    mixed = _checked(files[0], MIXED, quiet)
-    bound = _checked(bound_file, LOWER_BOUND, quiet)
+    mixed = _checked(files[0], MIXED, quiet, as_json)
+    bound = _checked(bound_file, LOWER_BOUND, quiet, as_json)
     result = compare_value(mixed, bound)
     if as_json:
         print_json({"report_version": 1, "tool": "certify.verify",
@@ -104,12 +103,12 @@ def cmd_value(args) -> int:
     write_output(maker, orjson.dumps(result.proof, option=orjson.OPT_SORT_KEYS) + b"\n")
     write_output(breaker, orjson.dumps(mixed_document(result, generator), option=orjson.OPT_INDENT_2) + b"\n")
     # what is stated comes from the trusted checkers, reading the files as written
-    bound = verify_bound.check_file(maker)
-    mixed = verify_mixed.check_file(breaker)
+    bound = verify_bound.check_file(maker, max_codes=LIMITS["max_codes"] or verify_bound.MAX_CODES,
+                                    max_work=LIMITS["max_work"])
+    mixed = verify_mixed.check_file(breaker, **LIMITS)
     for report in (bound, mixed):
-        if not report.valid:
-            print(report.line(), file=sys.stderr)
-            return report.status
+        if not report.valid:  # (a limit: unusable, exit 2, the option named)
+            return refused(report, args.json, "value")
     compared = compare_value(mixed, bound)
     probabilities = result.orbit_probabilities
     if args.json:
@@ -158,6 +157,7 @@ def register(sub) -> None:
     p.add_argument("-o", "--output", dest="output", metavar="PREFIX", action=_PrefixByO,
                    help="deprecated: the same as --prefix (everywhere else -o names the one file written)")
     p.add_argument("--json", action="store_true", help="machine-readable summary (value_version 1)")
+    add_limits(p)
     add_quiet(p)
     p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in EXAMPLES)
     p.formatter_class = argparse.RawDescriptionHelpFormatter

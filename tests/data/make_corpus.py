@@ -291,7 +291,8 @@ def corpus() -> tuple[dict[str, bytes], dict[str, dict]]:
             d["game"].update(change)
         else:
             d["game"] = None if change == "null" else change
-        bad(f"{name}.json", dumps(d), reason)
+        # a game too large to enumerate is not checked (unusable, exit 2), never a verdict (issue 43)
+        bad(f"{name}.json", dumps(d), reason, 2 if "too many to enumerate" in reason else INVALID)
     d = doc(k34n)
     d["game"]["repetition"] = True
     bad("game-norep-tree-declared-with-repetition.json", dumps(d),
