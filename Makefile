@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean notebook
+.PHONY: run test setup dot browser certificates verify atlas bench pictures docs docs-serve clean notebook
 
 run: setup
 	@mkdir -p build
@@ -104,9 +104,17 @@ pictures: setup
 
 # `make docs`: the documentation site (mkdocs.yml: docs/ and the API's docstrings) in build/site, built
 # offline with --strict (a broken link or anchor stops it; tests/test_docs.py builds it too, ~10 s).
-# Open build/site/index.html, or serve it for the search: python3 -m http.server -d build/site.
+# Open build/site/index.html (every page reads from file://, but the search does not: a browser
+# refuses its index there), or `make docs-serve`.
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir build/site
+
+# `make docs-serve`: the site built, then served at http://127.0.0.1:8000 (DOCS_PORT=N for another
+# port; on this machine only) with its search working. Ctrl-C stops it.
+DOCS_PORT ?= 8000
+docs-serve: docs
+	@echo "serving build/site at http://127.0.0.1:$(DOCS_PORT)/ (search included; Ctrl-C to stop)"
+	$(PY) -m http.server $(DOCS_PORT) --bind 127.0.0.1 --directory build/site
 
 clean:
 	rm -rf build .pytest_cache

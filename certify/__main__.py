@@ -22,8 +22,41 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 class _Parser(argparse.ArgumentParser):
+    """One-line errors that name the (sub)command they are about, as git and ripgrep do, and the
+    nearest command for a typo."""
+
+    #: The innermost parser that read arguments in this run: unrecognised arguments are its own.
+    innermost = None
+
+    def parse_known_args(self, args=None, namespace=None):
+        _Parser.innermost = self  # (a sub-command's parser is called after its parent's)
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(self, args=None, namespace=None):
+        _Parser.innermost = None
+        args, extras = self.parse_known_args(args, namespace)
+        if extras:
+            (_Parser.innermost or self).error(f"unrecognized arguments: {' '.join(extras)}")
+        return args
+
     def error(self, message):  # one line, exit 2 (the usage is one --help away)
+        near = _nearest(message)
+        if near:  # the list of choices gives way to the nearest one
+            message = message[:message.index(" (choose from ")] + near
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _nearest(message: str) -> str:
+    """'; did you mean 'verify'?' for an invalid choice close to one of the choices, else ''."""
+    import difflib
+    import re
+
+    m = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+    if m is None:
+        return ""
+    choices = re.findall(r"'([^']*)'", m.group(2)) or [c.strip() for c in m.group(2).split(",")]
+    near = difflib.get_close_matches(m.group(1), choices, n=1, cutoff=0.6)
+    return f"; did you mean '{near[0]}'?" if near else ""
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -992,7 +992,8 @@ def _answers(game, rows) -> list:
                 answer = f"{answer[0]},{answer[1]}"
             row = f"{guess}={answer}"
         if not isinstance(row, str):
-            raise CertifyError(f"a row is 'GUESS=B,W' or (guess, (black, white)), got {shown(repr(row), 60)}")
+            raise CertifyError(f"a row is 'GUESS=B,W' or (guess, (black, white)) ('GUESS=B' or (guess, black) in "
+                               f"black-peg Mastermind), got {shown(repr(row), 60)}")
         out.append(parse_clue(game, row))
     return out
 
@@ -1000,11 +1001,14 @@ def _answers(game, rows) -> list:
 @_in_api_words
 def hint_after(rows=(), pegs: int | None = None, colors: int | None = None, no_repetition: bool = False,
                strategy: str | None = None, certificate=None, table: bool = False,
-               candidates_only: bool = False, sort: str = "code", top: int | None = None):
-    """What to play after ``rows`` ('GUESS=B,W' strings or (guess, (black, white)) pairs), as
-    ``certify hint`` says: a :class:`Hint` with the guess of ``strategy`` (default knuth) or of a
-    ``certificate`` the rows follow. With ``table``, the :class:`WeightTable` instead
-    (``candidates_only``, ``sort`` 'code' or 'weight', ``top`` N rows)."""
+               candidates_only: bool = False, sort: str = "code", top: int | None = None,
+               feedback: str | None = None):
+    """What to play after ``rows`` ('GUESS=B,W' strings or (guess, (black, white)) pairs; in
+    black-peg Mastermind 'GUESS=B' or (guess, black)), as ``certify hint`` says: a :class:`Hint`
+    with the guess of ``strategy`` (default knuth) or of a ``certificate`` the rows follow. With
+    ``table``, the :class:`WeightTable` instead (``candidates_only``, ``sort`` 'code' or 'weight',
+    ``top`` N rows). ``feedback``: 'black-white' (default) or 'black-only'; a certificate's game
+    sets its own rule (a ``feedback`` that disagrees is refused, never computed under another rule)."""
     from . import hint
     from .game import Game
 
@@ -1014,13 +1018,14 @@ def hint_after(rows=(), pegs: int | None = None, colors: int | None = None, no_r
             raise CertifyError("give either strategy or certificate, not both")
         cert = _strategy(certificate)
         g = cert.document["game"]
-        game = Game(g["pegs"], g["colors"], g["repetition"])
+        game = Game(g["pegs"], g["colors"], g["repetition"], g.get("feedback", "black-white"))  # its rule
         if any(v is not None and v != w for v, w in zip((pegs, colors), (game.pegs, game.colors))) or (
-                no_repetition and game.repetition):
-            raise CertifyError(f"the certificate's game is {game}: pegs, colors and no_repetition must "
-                               "agree with it (or be left out)")
+                no_repetition and game.repetition) or (feedback is not None and feedback != game.feedback_rule):
+            raise CertifyError(f"the certificate's game is {game}: pegs, colors, no_repetition and feedback "
+                               "must agree with it (or be left out)")
     else:
-        game = _game(4 if pegs is None else pegs, 6 if colors is None else colors, no_repetition)
+        game = _game(4 if pegs is None else pegs, 6 if colors is None else colors, no_repetition,
+                     feedback or "black-white")
     game.check_size()
     answers = _answers(game, rows)
     if table:

@@ -27,14 +27,18 @@ SORTS = {
 __all__ = ["SHARE", "MAX_COLUMNS", "SORTS", "check", "row", "sort", "table", "csv_text", "plot", "to_json"]
 
 
-def check(paths) -> tuple[list, list]:
+def check(paths, max_work: int | None = None) -> tuple[list, list]:
     """Verify every file; return (valid reports, invalid or unreadable reports), in order."""
-    reports = [verify.verify_file(str(p)) for p in paths]
+    reports = [verify.verify_file(str(p), max_work=max_work) for p in paths]
     return [r for r in reports if r.valid], [r for r in reports if not r.valid]
 
 
 def game_label(game: dict) -> str:
-    return f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else "-norep")
+    """The game as the other commands write it (Game's text form): "4x6", "5x8 without repetition",
+    "3x4 black-only"."""
+    from .game import Game
+
+    return str(Game(game["pegs"], game["colors"], game["repetition"], game.get("feedback", "black-white")))
 
 
 def row(report) -> dict:

@@ -54,17 +54,31 @@ def parse_feedback(text: str, pegs: int) -> tuple[int, int]:
     return black, white
 
 
+def parse_blacks(text: str, pegs: int) -> tuple[int, int]:
+    """(black, 0) from the answer of a black-peg game: one number, the black pegs (``2``; ``2,0``
+    is taken too). CertifyError for anything else, or more black pegs than the code has."""
+    m = re.fullmatch(r"\s*([0-9]{1,6})\s*(?:,\s*0\s*)?", text)
+    if not m:
+        raise CertifyError(f"{shown(text.strip(), 40)!r} is not an answer of black-peg Mastermind: write the "
+                           "number of black pegs (e.g. 2)")
+    black = int(m.group(1))
+    if black > pegs:
+        raise CertifyError(f"{black} is impossible: the code has only {pegs} pegs")
+    return black, 0
+
+
 def parse_clue(game: Game, text: str, names: Names | None = None) -> tuple[int, int]:
     """An answer from ``GUESS=black,white`` (the guess in ``names``' letters when it has some);
     CertifyError naming the clue when malformed."""
     guess, sep, fb = text.partition("=")
     try:
         if not sep:
-            raise CertifyError("expected GUESS=black,white (e.g. 0011=2,1)")
+            raise CertifyError("expected GUESS=black (e.g. 0011=2: black pegs only)" if game.black_only
+                               else "expected GUESS=black,white (e.g. 0011=2,1)")
         if names:
             guess = names.read(guess, game.pegs, game.repetition, str(game))
         index = game.parse(guess.strip())
-        black, white = parse_feedback(fb, game.pegs)
+        black, white = parse_blacks(fb, game.pegs) if game.black_only else parse_feedback(fb, game.pegs)
     except CertifyError as e:
         raise CertifyError(f"answer {shown(text, 60)!r}: {e}") from None
     return index, game.encode(black, white)
@@ -121,9 +135,14 @@ def minimal_conflict(game: Game, answers) -> list[int]:
 
 
 def answer_text(game: Game, answer, names: Names | None = None) -> str:
-    b, w = game.decode(answer[1])
     code = game.text(answer[0])
-    return f"{names.name(code) if names else code}={b},{w}"
+    return f"{names.name(code) if names else code}={game.key_text(answer[1])}"
+
+
+def answer_json(game: Game, guess: int, fb: int) -> dict:
+    """An answer in JSON: its guess and black pegs, and its white pegs unless the game is black-peg."""
+    b, w = game.decode(fb)
+    return {"guess": game.text(guess), "black": b, **({} if game.black_only else {"white": w})}
 
 
 def _rows(codes: list[str], per_row: int = 10) -> list[str]:
@@ -143,8 +162,7 @@ def report(game: Game, clues, list_all: bool = False,
     listed = list_all or n <= LIST_LIMIT
     doc = {
         "game": game.to_json(),
-        "answers": [{"guess": game.text(g), "black": game.decode(f)[0], "white": game.decode(f)[1]}
-                    for g, f in answers],
+        "answers": [answer_json(game, g, f) for g, f in answers],
         "consistent": n,
         "secrets": game.texts(found) if listed else None,
         "conflict": None,

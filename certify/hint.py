@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .consistent import answer_text, consistent, minimal_conflict
+from .consistent import answer_json, answer_text, consistent, minimal_conflict
 from .errors import CertifyError
 from .game import Game
 from .letters import Names
@@ -51,12 +51,14 @@ _RULES = {
 def feedback_keys(game: Game) -> list[int]:
     """Encoded answers a code of the game can get, in (black, white) order."""
     p = game.pegs
+    if game.black_only:  # the answer is the black pegs alone
+        return [game.encode(b, 0) for b in range(p + 1)]
     return [game.encode(b, w) for b in range(p + 1) for w in range(p + 1 - b) if (b, w) != (p - 1, 1)]
 
 
 def _key(game: Game, fb: int) -> str:
-    b, w = game.decode(fb)
-    return f"{b},{w}"
+    """An answer as the game writes it (a tree's key): "2,1", or "2" under the black-only rule."""
+    return game.key_text(fb)
 
 
 def _check_consistent(game: Game, answers, candidates, letters: str | None = None) -> None:
@@ -142,8 +144,7 @@ def hint(game: Game, answers, strategy_id: str = "knuth", cert: dict | None = No
         "hint_version": HINT_VERSION,
         "game": game.to_json(),
         **({"letters": letters[:game.colors]} if letters else {}),
-        "answers": [{"guess": game.text(g), "black": game.decode(f)[0], "white": game.decode(f)[1]}
-                    for g, f in answers],
+        "answers": [answer_json(game, g, f) for g, f in answers],
         "candidates": n,
         "secrets": game.texts(candidates) if n <= LIST else None,
         "source": source,
@@ -255,8 +256,7 @@ def table(game: Game, answers, candidates_only: bool = False, sort: str = "code"
             row["codes"] = int(members[i])
     return {"table_version": TABLE_VERSION, "game": game.to_json(),
             **({"letters": letters[:game.colors]} if letters else {}),
-            "answers": [{"guess": game.text(g), "black": game.decode(f)[0], "white": game.decode(f)[1]}
-                        for g, f in answers],
+            "answers": [answer_json(game, g, f) for g, f in answers],
             "candidates": len(candidates), "codes": n_codes, "least_weight": least,
             "sort": sort, "ties": TIES if sort == "weight" else None,
             "up_to_symmetry": up_to_symmetry, "classes": len(codes) if up_to_symmetry else None,
@@ -275,7 +275,8 @@ def table_lines(doc: dict) -> list[str]:
         counted += f", least weight first (ties: {doc['ties']})"
     head = [f"weight table of {game} after {rows} row{'s' if rows != 1 else ''}: "
             f"{doc['candidates']} candidate{'s' if doc['candidates'] != 1 else ''}; {counted}",
-            "columns: how many candidates give each answer black,white; weight = largest class; "
+            f"columns: how many candidates give each answer {'black' if game.black_only else 'black,white'}; "
+            "weight = largest class; "
             f"* = least weight ({doc['least_weight']})"]
     if grouped:
         head.append("one row per class of codes alike up to symmetry (pegs and colours permuted, the "

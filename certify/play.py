@@ -314,6 +314,11 @@ def secret_for(game: Game, seed=None) -> str:
     return "".join(ALPHABET[k] for k in picked)
 
 
+def _score(game: Game):
+    """The game's answer to a guess as (black, white): white is 0 under the black-only rule."""
+    return verify.blacks if game.black_only else verify.feedback
+
+
 def strategy_guesses(game: Game, strategy_id: str, secret: str) -> list[str]:
     """The guesses a strategy plays until it finds ``secret`` (its own rule, step by step)."""
     from .strategies import get_strategy
@@ -328,7 +333,7 @@ def strategy_guesses(game: Game, strategy_id: str, secret: str) -> list[str]:
         out.append(text)
         if text == secret:
             return out
-        b, w = verify.feedback(text, secret)
+        b, w = _score(game)(text, secret)
         fb = game.encode(b, w)
         history += ((guess, fb),)
         candidates = consistent(game, [(guess, fb)], candidates)
@@ -352,7 +357,12 @@ def codemaker(game: Game, inp, out, seed=None, rows: int = ROWS, colour: bool | 
     say = con.say
     secret = secret_for(game, seed)
     say(f"I have picked a secret ({_colours(game, con)}). You have {_plural(rows, 'guess', 'guesses')}.")
-    say(f"Each guess is scored {ANSWER}: {HOW}. Type ? for help.")
+    if game.black_only:
+        say("Each guess is scored with black pegs only: black = pegs of the right colour in the right place. "
+            "Type ? for help.")
+    else:
+        say(f"Each guess is scored {ANSWER}: {HOW}. Type ? for help.")
+    score = _score(game)
     scored: list[tuple[str, tuple[int, int]]] = []
     try:
         for n in range(1, rows + 1):
@@ -362,14 +372,16 @@ def codemaker(game: Game, inp, out, seed=None, rows: int = ROWS, colour: bool | 
                 _compare(con, game, strategy, secret, None)
                 return 1
             contradicted = [(i, g, fb) for i, (g, fb) in enumerate(scored, 1)
-                            if verify.feedback(g, guess) != fb]
-            black, white = verify.feedback(guess, secret)
-            say(f"  {n:>2}. {con.code(guess)}  {black},{white}{con.keys(black, white)}")
+                            if score(g, guess) != fb]
+            black, white = score(guess, secret)
+            say(f"  {n:>2}. {con.code(guess)}  {verify.key_text((black, white), game.black_only)}"
+                f"{con.keys(black, white)}")
             if contradicted:
                 i, g, fb = contradicted[0]
-                would = verify.feedback(g, guess)
+                would = score(g, guess)
                 say(f"      note: {con.name(guess)} could not be the secret: row {i} ({con.name(g)}) "
-                    f"scored {fb[0]},{fb[1]}, and for {con.name(guess)} it would be {would[0]},{would[1]}")
+                    f"scored {verify.key_text(fb, game.black_only)}, and for {con.name(guess)} it would be "
+                    f"{verify.key_text(would, game.black_only)}")
             scored.append((guess, (black, white)))
             if black == game.pegs:
                 say(f"you found {con.name(secret)} in {_plural(n, 'guess', 'guesses')}")

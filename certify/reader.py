@@ -132,6 +132,8 @@ def what(x) -> str:
 
 def display(path) -> str:
     """A file name fit to print on one line (undecodable bytes and control characters escaped)."""
+    if path == "-":
+        return "standard input"
     try:
         name = os.fsdecode(path)
     except (TypeError, ValueError):
@@ -156,12 +158,16 @@ def field(where: str, key: str) -> str:
 # -- bytes ----------------------------------------------------------------------------------------
 
 def read_input(path, max_bytes: int, on_wait=None) -> bytes:
-    """The bytes of a file, read once, at most ``max_bytes`` + 1 of them (a regular file larger
-    than that is refused by its size before it is read). A FIFO that gives nothing for a second
+    """The bytes of a file (``-``: standard input), read once, at most ``max_bytes`` + 1 of them (a
+    regular file larger than that is refused by its size before it is read). A FIFO that gives nothing for a second
     makes ``on_wait(message)`` be called, then is waited for (Ctrl-C stops it). Raises Unreadable,
     or Invalid for a file over the limit."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO with no writer must not block here
+        if path == "-":  # standard input, read as a file is (a pipe waited for, the same limit)
+            fd = os.dup(0)
+            os.set_blocking(fd, False)
+        else:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO with no writer must not block here
     except (OSError, ValueError) as e:  # ValueError: a NUL byte in the name
         raise Unreadable(one_line(getattr(e, "strerror", None) or e)) from None
     info = os.fstat(fd)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_game_args, add_quiet, game_of, load_verified, positive, print_json, whole
+from .common import add_feedback_arg, add_game_args, add_limits, add_quiet, game_of, load_verified, positive, print_json, whole
 
 
 def cmd_play(args) -> int:
@@ -25,15 +25,15 @@ def cmd_play(args) -> int:
         if args.file:
             raise CertifyError("give either a certificate FILE or --codemaker, not both")
         _only(args, "--codemaker", ("secret", "games"))
-        game = Game(args.pegs or 4, args.colors or 6, not args.no_repetition)
+        game = Game(args.pegs or 4, args.colors or 6, not args.no_repetition, args.feedback)
         letters = parse_letters(args.letters, game.colors) if args.letters else None
         return play.codemaker(game, sys.stdin, sys.stdout, seed=args.seed, rows=args.rows or play.ROWS,
                               letters=letters, strategy=args.strategy or "knuth")
     if not args.file:
         raise CertifyError("give a certificate FILE to play against, or --codemaker")
-    if game_given:
-        raise CertifyError("--pegs, --colors and --no-repetition go with --codemaker; "
-                           "a certificate sets its own game")
+    if game_given or args.feedback != "black-white":
+        raise CertifyError("--pegs, --colors, --no-repetition and --feedback go with --codemaker; "
+                           "a certificate sets its own game and rule")
     if args.auto:
         _only(args, "--auto", ("rows", "strategy"))
         if args.secret is not None and (args.games is not None or args.seed is not None):
@@ -89,18 +89,16 @@ def cmd_hint(args) -> int:
             raise CertifyError("give either --strategy or --certificate, not both")
         _, cert = load_verified(args.certificate, quiet=args.quiet)
         g = cert["game"]
-        if g.get("feedback") == "black-only":  # (its rows, classes and strategies are black-and-white)
-            raise CertifyError("hint reads black-and-white answers: this certificate is black-peg "
-                               "(\"feedback\": \"black-only\"); play and explain read it")
-        game = Game(g["pegs"], g["colors"], g["repetition"])
+        game = Game(g["pegs"], g["colors"], g["repetition"], g.get("feedback", "black-white"))  # its rule
         given = (args.pegs, args.colors)
         if any(v is not None and v != w for v, w in zip(given, (game.pegs, game.colors))) or (
-                args.no_repetition and game.repetition):
-            raise CertifyError(f"the certificate's game is {game}: --pegs, --colors and "
-                               "--no-repetition must agree with it (or be left out)")
+                args.no_repetition and game.repetition) or (
+                args.feedback is not None and args.feedback != game.feedback_rule):
+            raise CertifyError(f"the certificate's game is {game}: --pegs, --colors, --no-repetition and "
+                               "--feedback must agree with it (or be left out)")
     else:
         game = Game(4 if args.pegs is None else args.pegs, 6 if args.colors is None else args.colors,
-                    not args.no_repetition)
+                    not args.no_repetition, args.feedback or "black-white")
     game.check_size()
     letters = parse_letters(args.letters, game.colors) if args.letters else None
     answers = [parse_clue(game, c, Names(letters, game.colors)) for c in args.answers]
@@ -142,6 +140,7 @@ def register(sub) -> None:
     p.add_argument("--pegs", type=positive, help="codemaker: pegs per code (default 4)")
     p.add_argument("--colors", "--colours", type=positive, help="codemaker: colours (default 6)")
     p.add_argument("--no-repetition", action="store_true", help="codemaker: no colour repeated")
+    add_feedback_arg(p)
     p.add_argument("--rows", type=positive, metavar="N", help="codemaker: guesses allowed (default 12)")
     p.add_argument("--strategy", metavar="ID",
                    help="codemaker: the strategy whose guesses for your secret are shown at the end "
@@ -151,13 +150,16 @@ def register(sub) -> None:
     p.add_argument("--secret", metavar="CODE", help="auto: the secret to play against")
     p.add_argument("--games", type=positive, metavar="N", help="auto: play N random games, show the guesses needed")
     p.add_argument("--letters", metavar="RGBYOP", help=LETTERS_HELP)
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("consistent", help="the secrets consistent with answers GUESS=black,white")
     add_game_args(p)
+    add_feedback_arg(p)
     p.add_argument("answers", nargs="*", metavar="GUESS=black,white",
-                   help="a guess and its answer, e.g. 0011=2,1 (2 black pegs, 1 white)")
+                   help="a guess and its answer, e.g. 0011=2,1 (2 black pegs, 1 white; with --feedback "
+                        "black-only one number, e.g. 0011=2)")
     p.add_argument("--letters", metavar="RGBYOP", help=LETTERS_HELP + "; --json keeps the game's digits")
     p.add_argument("--list", action="store_true", help="list the secrets however many there are")
     p.add_argument("--json", action="store_true", help="machine-readable (consistent_version 1)")
@@ -170,6 +172,9 @@ def register(sub) -> None:
     p.add_argument("--pegs", type=whole, help="pegs per code (default 4, or the certificate's)")
     p.add_argument("--colors", "--colours", type=whole, help="number of colours (default 6)")
     p.add_argument("--no-repetition", action="store_true", help="codes may not repeat a colour")
+    p.add_argument("--feedback", choices=("black-white", "black-only"),
+                   help="the answer: black and white pegs (default), or black pegs only (black-peg Mastermind; "
+                        "rows then read GUESS=black, e.g. 0011=2); a certificate sets its own")
     p.add_argument("--strategy", metavar="ID",
                    help="the strategy that names the guess (default knuth; see 'certify strategies'). "
                         "'optimal': a guess of least total from here, by exact search: the committed "
@@ -193,5 +198,6 @@ def register(sub) -> None:
     p.add_argument("--letters", metavar="RGBYOP",
                    help=LETTERS_HELP + " (the table and its CSV too; --json keeps the game's digits)")
     p.add_argument("--json", action="store_true", help="machine-readable")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_hint)
