@@ -123,3 +123,36 @@ def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progre
         kind = FORMATS[named.group(1)]
         report = _check(kind, raw, path, max_guesses, keep, progress, max_codes, max_work)
     return kind, report
+
+
+# -- a file of another kind, named (issue 43 item 5) ------------------------------------------------
+
+#: Each kind in a reader's words, and the command that reads it (FILE stands for the file's name).
+READ_BY = {STRATEGY: ("strategy certificate", "certify verify FILE", ""),
+           LOWER_BOUND: ("lower-bound proof", "certify verify FILE", " (`certify why FILE` explains a worst-case one)"),
+           MIXED: ("mixed-strategy certificate", "certify verify FILE", " (`--value BOUND` beside: the game value)"),
+           STATIC: ("static Mastermind certificate", "certify static verify FILE", ""),
+           STATIC_BOUND: ("static Mastermind lower bound", "certify static verify CERT FILE", "")}
+_EXPECTED = re.compile(r"format: expected '([^']*)', got '([^']*)'$")
+
+
+def other_kind(error: str | None) -> str | None:
+    """The kind (or "manifest") a checker's "format: expected X, got Y" error names when Y is the
+    format of a kind this project writes, else None: the file is not broken, it is another kind."""
+    m = _EXPECTED.match(error or "")
+    if m is None:
+        return None
+    if m.group(2) in MANIFESTS:
+        return MANIFEST
+    return FORMATS.get(m.group(2))
+
+
+def named(name: str, kind: str, command: str) -> str:
+    """The one-line message for a file of another ``kind`` given to ``command`` (which reads
+    strategy certificates): what it is and which command reads it (``name`` fit to print)."""
+    if kind == MANIFEST:
+        return f"{name}: this is a manifest, not a certificate (`{command}` reads strategy certificates): `make verify` checks it"
+    words, reader, more = READ_BY[kind]
+    article = "an" if words[0] in "aeiou" else "a"
+    return (f"{name}: this is {article} {words} (`{command}` reads strategy certificates): check it with "
+            f"`{reader.replace('FILE', name)}`{more.replace('FILE', name)}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..kinds import MANIFESTS  # (cheap: constants; the checkers are imported when a file is checked)
-from .common import EXIT_OK, LIMITS, add_limits, add_quiet, load_verified, positive, print_json, refused, verified
+from .common import (EXIT_OK, LIMITS, add_limits, add_quiet, load_verified, positive, print_json, refused, verified,
+                     wrong_kind)
 
 
 def _note(quiet: bool = False):
@@ -279,6 +280,8 @@ def cmd_compare(args) -> int:
         check_output(args.plot, inputs=args.files)
     valid, bad = compare.check(args.files, LIMITS["max_work"])
     if bad:  # every number must be verified: no table with a file left out
+        for report in bad:
+            wrong_kind(report.file, report)  # a file of another kind: named, with the command that reads it
         for report in bad:
             print(report.line(), file=sys.stderr)
         return max(r.status for r in bad)

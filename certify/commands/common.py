@@ -60,6 +60,7 @@ def set_limits(args) -> None:
     --max-codes past the lower-bound checker's ceiling."""
     from ..errors import CertifyError
 
+    COMMAND[0] = getattr(args, "command", None)
     LIMITS["max_codes"] = getattr(args, "max_codes", None)
     LIMITS["max_work"] = getattr(args, "max_work", None)
     if LIMITS["max_codes"] is not None:
@@ -155,6 +156,23 @@ def refused(report, as_json: bool = False, kind: str | None = None) -> int:
     return report.status
 
 
+def wrong_kind(path: str, report) -> None:
+    """CertifyError (exit 2) naming the kind of a file that the strategy checker refused only for
+    its format, when that format is another kind this project writes (a static or mixed-strategy
+    certificate, a lower bound, a manifest): not a broken file, the wrong command."""
+    from ..errors import CertifyError
+    from ..kinds import named, other_kind
+    from ..text import shown
+
+    kind = other_kind(report.error)
+    if kind is not None:
+        raise CertifyError(named(shown(path), kind, f"certify {COMMAND[0]}" if COMMAND[0] else "this command"))
+
+
+#: The sub-command running (set by certify.__main__), for messages that name it.
+COMMAND = [None]
+
+
 def verified(path: str, max_guesses=None, quiet: bool = False, as_json: bool = False):
     """Verify a file and return its report, or raise SystemExit with the verifier's status."""
     return load_verified(path, max_guesses, quiet, as_json)[0]
@@ -171,5 +189,6 @@ def load_verified(path: str, max_guesses=None, quiet: bool = False, as_json: boo
                                 on_wait=None if quiet else lambda note: print(note, file=sys.stderr, flush=True),
                                 max_work=LIMITS["max_work"])
     if not report.valid:
+        wrong_kind(path, report)
         raise SystemExit(refused(report, as_json))
     return report, report.document
