@@ -15,7 +15,7 @@ from ._version import __version__
 
 # The API's names, found in certify.api when first used (module __getattr__, PEP 562).
 _API = ("Certificate", "Bound", "MixedStrategy", "StaticCertificate", "Report", "Optimality", "GameValue", "Comparison",
-        "WhyExplanation", "Explanation", "Hint", "WeightTable", "PageLink", "InvalidCertificate",
+        "WhyExplanation", "Explanation", "Hint", "WeightTable", "PageLink", "InvalidCertificate", "UnusableCertificate",
         "build_certificate", "load", "verify_certificate", "stats", "explain", "hint_after", "bound",
         "build_optimal", "verify_optimality", "compare_certificates", "import_tree", "why_bound",
         "split_proof", "verify_parts", "game_value", "verify_value")

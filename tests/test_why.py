@@ -230,7 +230,7 @@ def test_refusals_are_one_line(tmp_path):
     run = certify("why", tampered, "--html", page)
     assert run.returncode == 1 and run.stdout == "" and not page.exists()
     assert run.stderr.count("\n") == 1 and "invalid: node 0 (bound 6) at root: guess 0000 is not refuted" in run.stderr
-    for args, says in [((ROOT / "certificates" / "knuth-3x3.json",), "is not a lower-bound proof"),
+    for args, says in [((ROOT / "certificates" / "knuth-3x3.json",), "is a strategy certificate, not a lower-bound proof"),
                        ((BOUNDS / "total-3x3.json",), "proves a total number of guesses"),
                        ((tmp_path / "missing.json",), "cannot read"),
                        ((WORST_3X3, "--html", WORST_3X3), "it is the input file")]:

@@ -1,0 +1,160 @@
+"""A limit is not a verdict (issue 43 item 1): a file over a checker's limit (codes, work) is
+reported unusable (not checked, exit 2, JSON "status": "unusable" with a "limit" object), naming the
+option that raises it, through every path: verify, why, stats, value, split proofs and the API; and
+the user's --max-codes / --max-work (max_codes=, max_work=) reach the checker."""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+
+from certify import api, verify, verify_bound, verify_mixed
+
+from conftest import CERTS, run_cli
+
+#: 3 pegs x 22 colours: 10,648 codes, just past the lower-bound checker's default (10,000);
+#: counting alone proves 4 guesses, so the check is instant once it is allowed.
+PROOF = orjson.dumps({"format": "mastermind-lower-bound-certificate", "version": 1,
+                      "game": {"pegs": 3, "colors": 22, "repetition": True},
+                      "claims": {"worst_case": 4}, "nodes": [{"bound": 4}]})
+K46 = CERTS / "knuth-4x6.json"
+TOTAL_2X6 = CERTS / "bounds" / "total-2x6.json"
+MIXED = CERTS / "value" / "value-2x10-codebreaker.json"
+MAKER = CERTS / "value" / "value-2x10-codemaker.json"
+
+
+@pytest.fixture
+def proof(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_bytes(PROOF)
+    return path
+
+
+# -- the checkers ------------------------------------------------------------------------------------
+
+def test_the_codes_limit_makes_a_file_unusable_and_names_the_option():
+    report = verify_bound.check_bytes(PROOF)
+    assert (report.status, report.valid) == (2, False)
+    assert report.to_json()["status"] == "unusable"
+    assert report.limit == {"option": "--max-codes", "limit": 10000, "needed": 10648}
+    assert "--max-codes 10648 raises it" in report.line() and ": unusable: " in report.line()
+    assert verify_bound.check_bytes(PROOF, max_codes=10648).valid
+
+
+def test_the_work_budget_of_the_lower_bound_checker_is_the_users(monkeypatch):
+    raw = TOTAL_2X6.read_bytes()
+    done = verify_bound.check_bytes(raw)
+    assert done.valid
+    work = done.checked["work"]
+    small = verify_bound.check_bytes(raw, max_work=work - 1)
+    assert small.status == 2 and small.limit["option"] == "--max-work" and "the --max-work given" in small.error
+    assert verify_bound.check_bytes(raw, max_work=work).valid
+    # the default stays size-based: made too small here, the file is unusable, and the user's value overrides it
+    monkeypatch.setattr(verify_bound, "WORK_BASE", work - 1 - verify_bound.WORK_PER_BYTE * len(raw))
+    by_default = verify_bound.check_bytes(raw)
+    assert by_default.status == 2 and "the limit for a file of this size, by default" in by_default.error
+    assert verify_bound.check_bytes(raw, max_work=work).valid
+
+
+def test_the_strategy_verifier_takes_max_work():
+    raw = K46.read_bytes()
+    report = verify.verify_bytes(raw, max_work=1000)
+    assert report.status == 2 and report.limit == {"option": "--max-work", "limit": 1000, "needed": None}
+    assert "feedbacks to compute" in report.error and "--max-work N with N > 1000 raises it" in report.error
+    assert verify.verify_bytes(raw, max_work=5801).valid  # 5801 feedbacks: the total of guesses
+    assert verify.verify_bytes(raw, max_work=5800).status == 2
+
+
+def test_the_mixed_strategy_checker_takes_max_codes_and_max_work():
+    raw = MIXED.read_bytes()
+    assert verify_mixed.check_bytes(raw).valid
+    few = verify_mixed.check_bytes(raw, max_codes=99)
+    assert few.status == 2 and few.limit == {"option": "--max-codes", "limit": 99, "needed": 100}
+    assert verify_mixed.check_bytes(raw, max_codes=100).valid
+    replay = verify_mixed.check_bytes(raw, max_work=10)
+    assert replay.status == 2 and replay.limit["option"] == "--max-work"
+
+
+def test_a_true_verdict_is_still_invalid():
+    """Only limits became unusable: a wrong claim stays invalid (exit 1)."""
+    bad = PROOF.replace(b'"worst_case":4}', b'"worst_case":5}')  # the root's bound is not the claim
+    report = verify_bound.check_bytes(bad, max_codes=10648)
+    assert report.status == 1 and report.error == "node 0 (the root): bound 4 is not the claimed 5"
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+def test_verify_text_and_json(proof):
+    done = run_cli("verify", proof)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"{proof}: unusable: game: 10648 codes is too many for the lower-bound "
+                                   "checker (limit 10000); not checked: --max-codes 10648 raises it")
+    out = json.loads(run_cli("verify", proof, "--json").stdout)["results"][0]
+    assert out["status"] == "unusable" and out["exit_code"] == 2 and out["valid"] is False
+    assert out["limit"] == {"option": "--max-codes", "limit": 10000, "needed": 10648}
+    assert run_cli("verify", proof, "--max-codes", "10648").returncode == 0
+    done = run_cli("verify", TOTAL_2X6, "--max-work", "10")
+    assert done.returncode == 2 and "unusable" in done.stderr and "--max-work" in done.stderr
+
+
+def test_why_takes_the_limits(proof):
+    done = run_cli("why", proof)
+    assert done.returncode == 2 and "unusable" in done.stderr and "--max-codes 10648 raises it" in done.stderr
+    out = json.loads(run_cli("why", proof, "--json").stdout)
+    assert out["why_version"] == 1 and out["status"] == "unusable" and out["limit"]["needed"] == 10648
+    done = run_cli("why", proof, "--max-codes", "10648")
+    assert done.returncode == 0 and "valid lower bound: every strategy for 3x22 needs >= 4" in done.stdout
+    worst = CERTS / "bounds" / "worst-case-3x3.json"
+    assert run_cli("why", worst, "--max-work", "1").returncode == 2
+
+
+def test_stats_bound_and_value_and_parts_take_the_limits(proof, tmp_path):
+    done = run_cli("stats", K46, "--bound", proof)
+    assert done.returncode == 2 and "unusable" in done.stderr and "--max-codes 10648" in done.stderr
+    # with the limit raised the bound is checked (valid) and compared: it is another game
+    done = run_cli("stats", K46, "--bound", proof, "--max-codes", "10648")
+    assert "unusable" not in done.stderr and "the lower bound is for 3x22" in done.stderr
+    done = run_cli("stats", K46, "--max-work", "100")
+    assert done.returncode == 2 and "unusable" in done.stderr
+    assert json.loads(run_cli("stats", K46, "--max-work", "100", "--json").stdout)["status"] == "unusable"
+    done = run_cli("verify", MIXED, "--value", MAKER, "--max-work", "10")
+    assert done.returncode == 2 and "unusable" in done.stderr
+    assert run_cli("verify", MIXED, "--value", MAKER).returncode == 0
+    # a split proof: the parts are checked with the same limits
+    parts = tmp_path / "parts"
+    split = run_cli("split-proof", TOTAL_2X6, "--depth", "1", "-o", parts, "--json")
+    assert split.returncode == 0, split.stderr
+    main = json.loads(split.stdout)["main"]
+    assert run_cli("verify", main, "--parts", parts).returncode == 0
+    done = run_cli("verify", main, "--parts", parts, "--max-work", "5")
+    assert done.returncode == 2 and "unusable" in done.stderr
+
+
+def test_split_proof_prints_the_check_with_the_limit_it_needs(proof, tmp_path):
+    out = json.loads(run_cli("split-proof", proof, "--depth", "1", "-o", tmp_path / "s", "--json").stdout)
+    assert out["codes"] == 10648 and out["check"].endswith("--max-codes 10648")
+    done = run_cli(*out["check"].split()[1:])
+    assert done.returncode == 0, done.stderr
+
+
+# -- the API ---------------------------------------------------------------------------------------
+
+def test_the_api_passes_the_limits_all_the_way(proof):
+    with pytest.raises(api.UnusableCertificate) as caught:
+        api.why_bound(proof)
+    assert caught.value.limit == {"option": "max_codes", "limit": 10000, "needed": 10648}
+    assert "max_codes=10648 raises it" in str(caught.value)
+    assert api.why_bound(proof, max_codes=10648).bound.report.valid
+    report = api.verify_certificate(proof)
+    assert (report.status, report.exit_code) == ("unusable", 2)
+    assert report.to_json()["limit"]["option"] == "max_codes"
+    assert api.verify_certificate(proof, max_codes=10648).valid
+    assert api.load(proof, max_codes=10648).valid
+    with pytest.raises(api.UnusableCertificate):
+        api.load(K46, max_work=100)
+    assert api.verify_certificate(K46, max_work=100).status == "unusable"
+    assert api.load(K46, max_work=5801).valid
+    with pytest.raises(api.CertifyError):
+        api.load(K46, max_work=0)
