@@ -81,7 +81,8 @@ def _refused(report: Report):
 
 #: The CLI's options that the messages of the checkers and commands name, and the API's parameter
 #: for each (``--max-guesses 4`` -> ``max_guesses=4``).
-_OPTIONS = {"max-guesses": "max_guesses", "max-codes": "max_codes", "max-work": "max_work", "depth": "depth", "branches": "branches",
+_OPTIONS = {"max-guesses": "max_guesses", "max-codes": "max_codes", "max-work": "max_work", "depth": "depth",
+            "branches": "branches",
             "run": "run", "pegs": "pegs", "colors": "colors", "no-repetition": "no_repetition",
             "part": "parts", "parts": "parts", "letters": "letters", "layout": "layout", "at": "at",
             "candidates-only": "candidates_only", "up-to-symmetry": "up_to_symmetry"}

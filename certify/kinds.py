@@ -86,9 +86,15 @@ def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_c
 
         return verify_mixed.check_bytes(raw, path, max_codes, max_work)
     if kind in (STATIC, STATIC_BOUND):
+        import inspect
+
         from . import verify_static
 
-        return verify_static.check_bytes(raw, path)
+        # The user's limits reach the static checker as soon as it takes them (its own change,
+        # issue 43 item 1): passed when its check_bytes names the keyword.
+        takes = inspect.signature(verify_static.check_bytes).parameters
+        limits = {k: v for k, v in (("max_codes", max_codes), ("max_work", max_work)) if v is not None and k in takes}
+        return verify_static.check_bytes(raw, path, **limits)
     from . import verify
 
     return verify.verify_bytes(raw, path, max_guesses, keep=keep, max_work=max_work)
@@ -151,7 +157,8 @@ def named(name: str, kind: str, command: str) -> str:
     """The one-line message for a file of another ``kind`` given to ``command`` (which reads
     strategy certificates): what it is and which command reads it (``name`` fit to print)."""
     if kind == MANIFEST:
-        return f"{name}: this is a manifest, not a certificate (`{command}` reads strategy certificates): `make verify` checks it"
+        return (f"{name}: this is a manifest, not a certificate (`{command}` reads strategy certificates): "
+                "`make verify` checks it")
     words, reader, more = READ_BY[kind]
     article = "an" if words[0] in "aeiou" else "a"
     return (f"{name}: this is {article} {words} (`{command}` reads strategy certificates): check it with "

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..kinds import MANIFESTS  # (cheap: constants; the checkers are imported when a file is checked)
-from .common import (EXIT_OK, LIMITS, add_limits, add_quiet, load_verified, positive, print_json, refused, verified,
-                     wrong_kind)
+from .common import EXIT_OK, LIMITS, add_limits, add_quiet, load_verified, positive, print_json, verified, wrong_kind
 
 
 def _note(quiet: bool = False):

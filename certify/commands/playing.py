@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import add_feedback_arg, add_game_args, add_limits, add_quiet, game_of, load_verified, positive, print_json, whole
+from .common import (add_feedback_arg, add_game_args, add_limits, add_quiet, game_of, load_verified, positive,
+                     print_json, whole)
 
 
 def cmd_play(args) -> int:
