@@ -442,7 +442,7 @@ def test_play_takes_one_number_and_names_the_wrong_black_peg_answer():
     assert "you answered 2; for 22 it is 0" in text and status == 1
 
 
-def test_explain_reads_a_black_peg_certificate_and_hint_refuses_it_in_one_line(tmp_path):
+def test_explain_and_hint_read_a_black_peg_certificate(tmp_path):
     from certify.report import explain_secret
 
     cert = json.loads((FOLDER / "optimal-worst-case-3x3-black.json").read_bytes())
@@ -453,10 +453,13 @@ def test_explain_reads_a_black_peg_certificate_and_hint_refuses_it_in_one_line(t
     assert lines[-1].split()[2] == "3"  # the win written "3", not "3,0"
     path = str(FOLDER / "optimal-worst-case-3x3-black.json")
     # (html, render and export draw it: tests/test_html_black_peg.py, tests/test_render_black_peg.py)
-    for args in (["hint", "--certificate", path, "000=0"],):
-        run = subprocess.run(CERTIFY + args, capture_output=True, text=True, cwd=ROOT)
-        assert run.returncode == 2 and "Traceback" not in run.stderr, (args, run.stderr)
-        assert "this certificate is black-peg" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    # hint follows it under its own rule (issue 43: it used to refuse it; the API computed black-and-white)
+    run = subprocess.run(CERTIFY + ["hint", "--certificate", path, f"{cert['tree']['guess']}=0", "--json"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)
+    assert doc["source"] == "certificate" and doc["guess"] == cert["tree"]["next"]["0"]["guess"]
+    assert set(doc["partition"]) <= {"0", "1", "2"}
 
 
 def test_why_explains_a_black_peg_proof_with_its_answers():
