@@ -151,10 +151,10 @@ def test_the_api_passes_the_limits_all_the_way(proof):
     assert (report.status, report.exit_code) == ("unusable", 2)
     assert report.to_json()["limit"]["option"] == "max_codes"
     assert api.verify_certificate(proof, max_codes=10648).valid
-    assert api.load(proof, max_codes=10648).valid
+    assert api.load(proof, max_codes=10648).report.valid
     with pytest.raises(api.UnusableCertificate):
         api.load(K46, max_work=100)
     assert api.verify_certificate(K46, max_work=100).status == "unusable"
-    assert api.load(K46, max_work=5801).valid
+    assert api.load(K46, max_work=5801).report.valid
     with pytest.raises(api.CertifyError):
         api.load(K46, max_work=0)
