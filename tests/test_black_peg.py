@@ -459,7 +459,7 @@ def test_explain_and_hint_read_a_black_peg_certificate(tmp_path):
     assert run.returncode == 0, run.stderr
     doc = json.loads(run.stdout)
     assert doc["source"] == "certificate" and doc["guess"] == cert["tree"]["next"]["0"]["guess"]
-    assert set(doc["partition"]) <= {"0", "1", "2"}
+    assert set(doc["partition"]) <= {"0", "1", "2", "3"}  # black pegs (3: the win), never "b,w"
 
 
 def test_why_explains_a_black_peg_proof_with_its_answers():
