@@ -193,7 +193,7 @@ def test_whatever_the_damage_an_accepted_claim_is_true(spec, kind, data):
     doc = copy.deepcopy(corpus.write_proof(corpus.game(spec), kind, None, data.draw(st.booleans()))[0])
     _damage(doc, data)
     report = verify_bound.check_bytes(corpus.dumps(doc))
-    assert report.status in (0, 1)
+    assert report.status in (0, 1) or (report.status == 2 and report.limit is not None)  # 2: over a limit
     if report.valid:
         claim = doc["claims"]["worst_case" if kind == "worst" else "total"]
         assert claim <= plain_optimum(*spec, kind)
