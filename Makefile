@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot browser certificates verify atlas bench pictures docs docs-serve clean notebook
+.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean notebook
 
 run: setup
 	@mkdir -p build
@@ -112,6 +112,7 @@ docs: setup
 # `make docs-serve`: the site built, then served at http://127.0.0.1:8000 (DOCS_PORT=N for another
 # port; on this machine only) with its search working. Ctrl-C stops it.
 DOCS_PORT ?= 8000
+.PHONY: docs-serve
 docs-serve: docs
 	@echo "serving build/site at http://127.0.0.1:$(DOCS_PORT)/ (search included; Ctrl-C to stop)"
 	$(PY) -m http.server $(DOCS_PORT) --bind 127.0.0.1 --directory build/site
