@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_OK, add_quiet, load_verified, positive, print_json
+from .common import EXIT_OK, add_limits, add_quiet, load_verified, positive, print_json
 
 
 def _depth(text: str) -> int:
@@ -128,6 +128,7 @@ def register(sub) -> None:
     p.add_argument("--book", action="store_true",
                    help="the whole tree on A4 pages (.pdf): the start guess first, then each subtree")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_render)
 
@@ -137,6 +138,7 @@ def register(sub) -> None:
                    help="the graph file written, in the format its extension names: .graphml, .gexf, .gml "
                         "or .json; required")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_export)
 
@@ -147,5 +149,6 @@ def register(sub) -> None:
     p.add_argument("--letters", metavar="RGBYOP",
                    help="pegs show these letters, one per colour, in the colours they name (as play --letters)")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
+    add_limits(p)
     add_quiet(p)
     p.set_defaults(func=cmd_html)
