@@ -20,6 +20,35 @@ from .text import shown
 CODES_CEILING = verify_bound.CODES_CEILING
 
 
+def check_written(raw: bytes, name: str, codes: int):
+    """The report of the trusted checker of ``raw``'s kind (lower bound or strategy) on a file a
+    search of this package wrote, for a game of ``codes`` codes: its own output, not hostile input,
+    so checked with every code of the game and the lower-bound checker's largest work budget
+    (the search reports what that took: :func:`check_options`)."""
+    import inspect
+
+    kind = kind_of(raw)
+    if kind == STRATEGY:
+        return verify.verify_bytes(raw, name)
+    budgets = {"max_codes": max(codes, verify_bound.MAX_CODES)}
+    if "max_work" in inspect.signature(verify_bound.check_bytes).parameters:
+        budgets["max_work"] = verify_bound.MAX_PAIRS
+    return verify_bound.check_bytes(raw, name, None, **budgets)
+
+
+def check_options(report, size: int) -> str:
+    """The options ``certify verify`` needs beyond its defaults to accept again the lower bound of
+    ``report`` (check_written's) as a file of ``size`` bytes (gzipped: fewer bytes, a smaller
+    default work budget)."""
+    options = []
+    if report.secrets > verify_bound.MAX_CODES:
+        options.append(f"--max-codes {report.secrets}")
+    work = report.checked.get("work", 0)
+    if work > min(verify_bound.MAX_PAIRS, verify_bound.WORK_BASE + verify_bound.WORK_PER_BYTE * size):
+        options.append(f"--max-work {work}")
+    return " ".join(options)
+
+
 def _label(game: dict) -> str:
     return (f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
             + (" black-only" if game.get("feedback") == "black-only" else ""))
