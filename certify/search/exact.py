@@ -241,19 +241,21 @@ def _stitched(state):
     result that reads as one but is not what its task computes (an edited file) can break the
     stitching anywhere; it is named, never shown as a traceback. Without a checkpoint, errors
     pass as they are (a bug)."""
-    from ..errors import CertifyError
+    from ..errors import CertifyError, Inconsistent, Infeasible
 
     if state is None:
         yield
         return
     try:
         yield
-    except CertifyError:
-        raise
+    except (Infeasible, Inconsistent):
+        raise  # (no strategy within the limit: checked by the worst-case proof, commands/optimal.py)
+    except CertifyError as e:  # e.g. a strategy guess out of the game, as the builder says
+        raise _refused("the search", str(e), state) from None
     except (KeyError, IndexError, TypeError, ValueError, AssertionError, AttributeError,
-            RecursionError, OverflowError) as e:
-        raise _refused("the search", f"{type(e).__name__} while its tasks' results were put together",
-                       state) from None
+            RecursionError, OverflowError):
+        raise _refused("the search", "its tasks' results do not fit together (a set, a guess or a proof "
+                       "node that one names is not where it says)", state) from None
 
 
 def support_total(game, orbits, progress: bool = False, say=lambda line: None) -> Result:
