@@ -49,6 +49,12 @@ def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case"
     say(f"checking the proof ({len(data):,} bytes, {len(result.proof['nodes']):,} nodes) with the "
         "lower-bound checker")
     report = check_written(data, f"<{kind} {game.slug}>", game.size)
+    if report.status == 2:  # over a limit of the checker (memory, its ceilings): no verdict
+        from ..errors import CertifyError
+        from ..text import shown
+
+        raise CertifyError(f"the proof the search wrote could not be checked ({shown(report.error, 300)}): "
+                           "nothing is shown as found")
     if not report.valid:
         raise _refused("the proof the search wrote", report.error or report.line(), state)
     result.data, result.checked, result.work = data, report, report.checked.get("work", 0)
@@ -158,7 +164,7 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
         with _saved_when_stopped(search):
             while search.needs(every, d + 1):
                 d += 1
-                say(f"search: every strategy for {game} needs >= {d}, unchecked so far ({search.nodes} nodes so far)")
+                say(f"search: every strategy for {game} needs >= {d}, unchecked so far ({search.nodes} nodes searched)")
             proof = search.prove(d)
             # From a checkpoint, "some strategy does within D" is a hint too: the strategy is built and
             # checked even when it is not asked for.
