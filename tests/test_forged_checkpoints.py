@@ -337,3 +337,17 @@ def test_a_proof_the_checker_refuses_is_never_shown(monkeypatch, tmp_path):
     monkeypatch.setattr(proofs.ProofWriter, "document", wrong)
     with pytest.raises(CertifyError, match="refused by its checker .* a bug of the search"):
         exact.worst_case(Game(3, 3))
+
+
+def test_the_summaries_give_the_check_command(tmp_path):
+    done = run_cli("bound", "--pegs", "3", "--colors", "3", "--worst", "-q", "--json", "-o", tmp_path / "w.json")
+    summary = json.loads(done.stdout)
+    assert summary["checked"] is True and summary["check_command"] == f"certify verify {tmp_path / 'w.json'}"
+    again = run_cli(*summary["check_command"].split()[1:])
+    assert again.returncode == 0 and "valid lower bound" in again.stdout
+    done = run_cli("build", "optimal", "--pegs", "2", "--colors", "4", "-q", "--json", "--proof", tmp_path / "p.json",
+                   "-o", tmp_path / "s.json")
+    summary = json.loads(done.stdout)
+    assert summary["check_command"] == f"certify verify {tmp_path / 's.json'} --optimal {tmp_path / 'p.json'}"
+    again = run_cli(*summary["check_command"].split()[1:])
+    assert again.returncode == 0 and "optimal: total 45 guesses = proven minimum 45" in again.stdout

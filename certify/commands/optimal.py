@@ -148,6 +148,11 @@ def cmd_build_optimal(args) -> int:
     if worst:
         summary.update(least_worst_case=limit, worst_proof_file=worst_file,
                        worst_proof_nodes=len(worst.proof["nodes"]))
+    # Both files went through their checkers before they were written (exact.total, worst_case).
+    options = _options(result, args.proof, worst, worst_file)
+    pair = [f"--optimal {path}" for path in (worst_file, args.proof) if path]
+    summary["checked"] = True
+    summary["check_command"] = " ".join(["certify verify", out if out != "-" else "FILE", *pair]) + options
     if args.json:
         print_json(summary, "build")
         return EXIT_OK
@@ -170,7 +175,6 @@ def cmd_build_optimal(args) -> int:
     if worst_file:
         nodes = summary["worst_proof_nodes"]
         print(f"wrote {worst_file}: {worst.statement} ({nodes} proof node{'' if nodes == 1 else 's'})", file=to)
-    options = _options(result, args.proof, worst, worst_file)
     if args.proof and not worst:
         print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes); "
               f"checked before it was written; check both with: certify verify {shown_out} --optimal "
