@@ -43,9 +43,12 @@ def check_options(report, size: int) -> str:
     options = []
     if report.secrets > verify_bound.MAX_CODES:
         options.append(f"--max-codes {report.secrets}")
-    work = report.checked.get("work", 0)
-    if work > min(verify_bound.MAX_PAIRS, verify_bound.WORK_BASE + verify_bound.WORK_PER_BYTE * size):
-        options.append(f"--max-work {work}")
+    # The work limit bounds two things: (node, guess) pairs before any work (default MAX_WORK) and
+    # the work done (default by the file's size); --max-work N replaces both.
+    work, pairs = report.checked.get("work", 0), report.checked["nodes"] * report.secrets
+    if (work > min(verify_bound.MAX_PAIRS, verify_bound.WORK_BASE + verify_bound.WORK_PER_BYTE * size)
+            or pairs > verify_bound.MAX_WORK):
+        options.append(f"--max-work {max(work, pairs)}")
     return " ".join(options)
 
 

@@ -314,12 +314,14 @@ def test_check_options_name_the_limits_a_proof_needs():
     assert small.checked.valid and small.work > 0
 
     class Big:  # a report as the checker gives it, for a game past --max-codes's default
-        secrets, checked = 15_625, {"work": 24_824_560_000}
+        secrets, checked = 15_625, {"work": 24_824_560_000, "nodes": 1000}
 
     from certify.optimality import check_options
 
     assert check_options(Big, 794_000) == "--max-codes 15625 --max-work 24824560000"
     assert check_options(Big, 10**6) == "--max-codes 15625"  # a budget of 1e9 + 3e4 x 1e6 bytes
+    Big.checked = {"work": 10**9, "nodes": 10**6}  # 1.56e10 (node, guess) pairs: over MAX_WORK
+    assert check_options(Big, 10**9) == "--max-codes 15625 --max-work 15625000000"
 
 
 def test_a_proof_the_checker_refuses_is_never_shown(monkeypatch, tmp_path):
