@@ -136,8 +136,9 @@ def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkp
                            "only a proof is taken from a checkpoint", state)
         raise CertifyError(f"some strategy for {game} never needs more than {k - 1} guesses: no proof of {k}")
     say(f"search: every strategy for {game} needs >= {k}, unchecked so far ({search.nodes} nodes)")
-    result = _check_proof(Result(proof, f"every strategy for {game} needs >= {k} guesses for some secret",
-                                 search.nodes, 0.0), game, say, state)
+    result = Result(proof, f"every strategy for {game} needs >= {k} guesses for some secret", search.nodes, 0.0)
+    del search  # its feedback matrix and memo, before the checker builds its own table
+    result = _check_proof(result, game, say, state)
     say(f"checked: every strategy for {game} needs >= {k} (the lower-bound checker accepted the proof)")
     result.seconds = time.perf_counter() - start
     return result
@@ -171,8 +172,10 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
             within = search.strategy_certificate(d) if strategy or state is not None else None
     except Inconsistent as e:  # the memo contradicts itself: a checkpoint's entries
         raise _refused("what the search finds again", str(e), state) from None
-    result = _check_proof(Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret",
-                                 search.nodes, 0.0, within), game, say, state)
+    result = Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret", search.nodes, 0.0,
+                    within)
+    del search  # its feedback matrix and memo, before the checker builds its own table
+    result = _check_proof(result, game, say, state)
     if within is not None:
         _check_strategy(result, game, state)
         say(f"checked: the least worst case of {game} is {d} (the lower-bound checker accepted the proof, "
@@ -231,7 +234,9 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
     else:
         then = "" if count is None else f"; one with exactly {best} has >= {count} secret{plural} needing {max_guesses}"
         statement = f"every strategy for {game}{limit} needs >= {best} guesses in total{then}"
-    result = _check_proof(Result(proof, statement, search.nodes, 0.0, strategy), game, say, checkpoint, "total")
+    result = Result(proof, statement, search.nodes, 0.0, strategy)
+    del search  # its feedback matrix and memo, before the checker builds its own table
+    result = _check_proof(result, game, say, checkpoint, "total")
     _check_strategy(result, game, checkpoint)
     found = (f"the fewest secrets needing {max_guesses} for {game} is {count}, then the least total {best}"
              if first == "at_max" else f"the least total for {game}{limit} is {best}{then}")
