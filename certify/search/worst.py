@@ -50,7 +50,7 @@ class WorstSearch:
             from .memofile import load
 
             self.memo = load(checkpoint, game, np.dtype(self._key_type).itemsize)
-            self.say(f"checkpoint {checkpoint}: resumed with {len(self.memo)} sets already searched "
+            self.say(f"checkpoint {checkpoint}: resumed with {len(self.memo)} set{'' if len(self.memo) == 1 else 's'} already searched "
                      "(hints: what is found from them is checked at the end)")
         self.resumed = len(self.memo)  # sets read from the checkpoint: hints, not facts
 
