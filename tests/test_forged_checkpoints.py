@@ -71,6 +71,11 @@ def test_a_forged_2x3_checkpoint_saying_4_is_refused_and_left_as_it_was(tmp_path
         exact.worst_case(Game(2, 3), checkpoint=str(memo))
     with pytest.raises(Inconsistent):
         exact.at_least(Game(2, 3), 4, checkpoint=str(memo))
+    done = run_cli("bound", "--pegs", "2", "--colors", "3", "--worst", "--at-least", "4", "--checkpoint", memo,
+                   "-o", tmp_path / "w.json")
+    _refused_in_one_line(done, "the checkpoint", "inconsistent")
+    _no_false_line(done.stdout + done.stderr, "needs >= 4")
+    assert not (tmp_path / "w.json").exists() and memo.read_bytes() == given
 
 
 @pytest.mark.parametrize("strategy", [False, True])
@@ -236,6 +241,18 @@ def test_a_task_value_raised_or_lowered_by_one_is_refused(folder, tmp_path, chan
     assert not (tmp_path / "p.json").exists() and not (tmp_path / "s.json").exists()
     with pytest.raises(Inconsistent):
         _api_total(copy)
+
+
+def test_a_raised_value_read_by_dask_workers_runs_is_refused_too(folder, tmp_path):
+    """The same folder read by a run on a local cluster (--workers): the same Checkpoint, the same checks."""
+    def edit(doc):
+        doc["t"][0] += 1
+
+    copy = _edited(folder, tmp_path, edit)
+    done = run_cli(*BUILD, "--workers", "2", "--checkpoint", copy, "--proof", tmp_path / "p.json",
+                   "-o", tmp_path / "s.json")
+    _refused_in_one_line(done, f"the checkpoint {copy} is inconsistent")
+    assert not (tmp_path / "p.json").exists()
 
 
 SEVEN = {  # one file of the folder changed; "refused" or "again": computed again (costs time)
