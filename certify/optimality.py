@@ -27,13 +27,13 @@ def check_written(raw: bytes, name: str, codes: int):
     (the search reports what that took: :func:`check_options`)."""
     import inspect
 
-    kind = kind_of(raw)
-    if kind == STRATEGY:
-        return verify.verify_bytes(raw, name)
-    budgets = {"max_codes": max(codes, verify_bound.MAX_CODES)}
-    if "max_work" in inspect.signature(verify_bound.check_bytes).parameters:
-        budgets["max_work"] = verify_bound.MAX_PAIRS
-    return verify_bound.check_bytes(raw, name, None, **budgets)
+    def work(check) -> dict:  # (the checkers take max_work from issue 43's limits on)
+        return {"max_work": verify_bound.MAX_PAIRS} if "max_work" in inspect.signature(check).parameters else {}
+
+    if kind_of(raw) == STRATEGY:
+        return verify.verify_bytes(raw, name, **work(verify.verify_bytes))
+    return verify_bound.check_bytes(raw, name, None, max(codes, verify_bound.MAX_CODES),
+                                    **work(verify_bound.check_bytes))
 
 
 def check_options(report, size: int) -> str:

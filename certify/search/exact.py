@@ -39,6 +39,16 @@ def _refused(what: str, error: str, state) -> Exception:
                         "nothing is shown as found; please report it")
 
 
+def _unchecked(report, what: str) -> None:
+    """Over a limit of its checker (memory, a ceiling): no verdict, so nothing is shown as found."""
+    if report.status == 2:
+        from ..errors import CertifyError
+        from ..text import shown
+
+        raise CertifyError(f"the {what} the search wrote could not be checked ({shown(report.error, 300)}): "
+                           "nothing is shown as found")
+
+
 def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case") -> Result:
     """``result`` with the proof's bytes, accepted by the lower-bound checker (its public entry),
     or an error: a checkpoint (``state``) behind a refused proof is named as inconsistent."""
@@ -49,12 +59,7 @@ def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case"
     say(f"checking the proof ({len(data):,} bytes, {len(result.proof['nodes']):,} nodes) with the "
         "lower-bound checker")
     report = check_written(data, f"<{kind} {game.slug}>", game.size)
-    if report.status == 2:  # over a limit of the checker (memory, its ceilings): no verdict
-        from ..errors import CertifyError
-        from ..text import shown
-
-        raise CertifyError(f"the proof the search wrote could not be checked ({shown(report.error, 300)}): "
-                           "nothing is shown as found")
+    _unchecked(report, "proof")
     if not report.valid:
         raise _refused("the proof the search wrote", report.error or report.line(), state)
     result.data, result.checked, result.work = data, report, report.checked.get("work", 0)
@@ -71,6 +76,7 @@ def _check_strategy(result: Result, game, state=None) -> dict:
 
     name = f"<{result.strategy['strategy']['name']} {game.slug}>"
     report = check_written(dumps(result.strategy, compact=True), name, game.size)
+    _unchecked(report, "strategy")
     if not report.valid:
         raise _refused("the strategy the search wrote", report.error or report.line(), state)
     try:
