@@ -1038,18 +1038,18 @@ def hint_after(rows=(), pegs: int | None = None, colors: int | None = None, no_r
     return Hint(hint.hint(game, answers, strategy or "knuth", cert.document if cert else None))
 
 
-def _proof(result_proof: dict, kind: str, game, strategy: dict | None = None) -> Bound:
-    """A Bound of a proof the search wrote, checked like any file (and its strategy verified)."""
+def _proof(result, kind: str, game) -> Bound:
+    """A Bound of a proof the search wrote and the lower-bound checker accepted before the search
+    returned (search.exact: with the budgets the search's own output needs), and its strategy,
+    when there is one, checked again here as any file."""
     from .certificate import dumps
-    from .search.proof import dumps as proof_dumps
 
     cert = None
-    if strategy is not None:
-        cert = _checked(dumps(strategy), f"<{strategy['strategy']['name']} {game.slug}>")
-    name = f"<{kind} {game.slug}>"
-    found = _checked(proof_dumps(result_proof), name)
-    if not isinstance(found, Bound) or (cert is not None and not isinstance(cert, Certificate)):
-        raise CertifyError(f"{name}: the search wrote a certificate of the wrong kind")
+    if result.strategy is not None:
+        cert = _checked(dumps(result.strategy), f"<{result.strategy['strategy']['name']} {game.slug}>")
+        if not isinstance(cert, Certificate):
+            raise CertifyError(f"<{kind} {game.slug}>: the search wrote a strategy of the wrong kind")
+    found = Bound(result.data, result.checked)
     found.strategy = cert
     return found
 
@@ -1071,9 +1071,8 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
     game = _game(pegs, colors, no_repetition, feedback)
     _positive(max_guesses, "max_guesses")
     if kind == "worst":
-        return _proof(exact.worst_case(game).proof, "worst-case", game)
-    result = exact.total(game, max_guesses)
-    return _proof(result.proof, "total", game, result.strategy)
+        return _proof(exact.worst_case(game), "worst-case", game)
+    return _proof(exact.total(game, max_guesses), "total", game)
 
 
 @_in_api_words
@@ -1100,12 +1099,12 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
         result = exact.total(game, max_guesses, at_max=orders[objective] is not None,
                              first=orders[objective] or "total")
     except Infeasible:
-        worst = _proof(exact.worst_case(game).proof, "worst-case", game)
+        worst = _proof(exact.worst_case(game), "worst-case", game)
         error = Infeasible(f"no strategy for {game} settles every secret within {max_guesses} guesses: "
                            f"every strategy needs {worst.claims['worst_case']} for some secret")
         error.bound = worst
         raise error from None
-    proof = _proof(result.proof, "total", game, result.strategy)
+    proof = _proof(result, "total", game)
     return proof.strategy, proof
 
 

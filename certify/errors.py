@@ -13,6 +13,11 @@ class Infeasible(CertifyError):
     game's least worst case): a finding about the game, not bad input."""
 
 
+class Inconsistent(CertifyError):
+    """What a search read from its state (a checkpoint) disagrees with what it proves again or
+    with the checkers: the state is wrong (damaged or forged), nothing found from it is shown."""
+
+
 class Terminated(BaseException):
     """SIGTERM or SIGHUP reached the CLI: unwind like Ctrl-C (a file being written is removed on the
     way) and exit with 128 + the signal's number."""

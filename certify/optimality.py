@@ -20,6 +20,38 @@ from .text import shown
 CODES_CEILING = verify_bound.CODES_CEILING
 
 
+def check_written(raw: bytes, name: str, codes: int):
+    """The report of the trusted checker of ``raw``'s kind (lower bound or strategy) on a file a
+    search of this package wrote, for a game of ``codes`` codes: its own output, not hostile input,
+    so checked with every code of the game and the lower-bound checker's largest work budget
+    (the search reports what that took: :func:`check_options`)."""
+    import inspect
+
+    def work(check) -> dict:  # (the checkers take max_work from issue 43's limits on)
+        return {"max_work": verify_bound.MAX_PAIRS} if "max_work" in inspect.signature(check).parameters else {}
+
+    if kind_of(raw) == STRATEGY:
+        return verify.verify_bytes(raw, name, **work(verify.verify_bytes))
+    return verify_bound.check_bytes(raw, name, None, max(codes, verify_bound.MAX_CODES),
+                                    **work(verify_bound.check_bytes))
+
+
+def check_options(report, size: int) -> str:
+    """The options ``certify verify`` needs beyond its defaults to accept again the lower bound of
+    ``report`` (check_written's) as a file of ``size`` bytes (gzipped: fewer bytes, a smaller
+    default work budget)."""
+    options = []
+    if report.secrets > verify_bound.MAX_CODES:
+        options.append(f"--max-codes {report.secrets}")
+    # The work limit bounds two things: (node, guess) pairs before any work (default MAX_WORK) and
+    # the work done (default by the file's size); --max-work N replaces both.
+    work, pairs = report.checked.get("work", 0), report.checked["nodes"] * report.secrets
+    if (work > min(verify_bound.MAX_PAIRS, verify_bound.WORK_BASE + verify_bound.WORK_PER_BYTE * size)
+            or pairs > verify_bound.MAX_WORK):
+        options.append(f"--max-work {max(work, pairs)}")
+    return " ".join(options)
+
+
 def _label(game: dict) -> str:
     return (f"{game['pegs']}x{game['colors']}" + ("" if game["repetition"] else " without repetition")
             + (" black-only" if game.get("feedback") == "black-only" else ""))

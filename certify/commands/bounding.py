@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .common import (EXIT_INVALID, EXIT_OK, LIMITS, add_feedback_arg, add_game_args, add_limits, add_quiet,
@@ -12,7 +13,7 @@ def cmd_bound(args) -> int:
     from ..errors import CertifyError
     from ..files import check_distinct, check_output, write_output
     from ..search import exact
-    from ..search.proof import dumps
+    from ..text import shown
 
     game = game_of(args)
     game.check_size()
@@ -46,14 +47,17 @@ def cmd_bound(args) -> int:
                                   **kept)
     else:
         result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
-    write_output(args.output, dumps(result.proof))
+    write_output(args.output, result.data)  # the bytes the checker accepted (exact._check_proof)
     if args.strategy_out:
         from ..certificate import write
 
         write(result.strategy, args.strategy_out)
+    shown_out = "FILE" if args.output == "-" else args.output
+    size = os.path.getsize(args.output) if args.output != "-" and os.path.isfile(args.output) else None
+    check = " ".join(["certify verify", shown(shown_out), result.check_options(size)]).rstrip()
     summary = {"file": args.output, "game": game.to_json(), "claims": result.proof["claims"],
                "nodes": len(result.proof["nodes"]), "searched": result.searched,
-               "seconds": round(result.seconds, 3)}
+               "seconds": round(result.seconds, 3), "checked": True, "check_command": check}
     if args.strategy_out:
         summary["strategy_file"] = args.strategy_out
     if args.json:
@@ -64,6 +68,7 @@ def cmd_bound(args) -> int:
               f"({summary['nodes']} proof nodes, {result.searched} searched, {result.seconds:.1f} s)", file=to)
         if args.strategy_out:
             print(f"wrote {args.strategy_out}: a strategy that meets it", file=to)
+        print(f"checked by the lower-bound checker before it was written; again with: {check}", file=to)
     return EXIT_OK
 
 

@@ -55,7 +55,6 @@ def cmd_build_optimal(args) -> int:
     from ..errors import CertifyError, Infeasible
     from ..files import check_distinct, check_output, write_output
     from ..search import exact
-    from ..search.proof import dumps
     from ..text import shown
 
     for name in ("first", "sequence"):
@@ -105,9 +104,10 @@ def cmd_build_optimal(args) -> int:
                                        progress=None if args.quiet else _tasks_done(say)) as run:
                 if checkpoint:
                     run = _checkpointed(checkpoint, game, limit, run, say)
-                result = exact.total(game, limit, say=say, run=run)
+                result = exact.total(game, limit, say=say, run=run, checkpoint=checkpoint)
         elif checkpoint:  # the split search, its tasks kept as they finish
-            result = exact.total(game, limit, say=say, run=_checkpointed(checkpoint, game, limit, None, say))
+            result = exact.total(game, limit, say=say, run=_checkpointed(checkpoint, game, limit, None, say),
+                                 checkpoint=checkpoint)
         else:
             result = exact.total(game, limit, progress=not args.quiet, say=say,
                                  at_max=objective in COUNTING,
@@ -116,8 +116,13 @@ def cmd_build_optimal(args) -> int:
         # No strategy fits: the least worst case, proven, says by how much.
         worst = exact.worst_case(game, progress=not args.quiet, say=say)
         least = worst.proof["claims"]["worst_case"]
+        if limit is None or least <= limit:  # only the checkpoint's tasks said no strategy fits
+            from ..search.exact import _refused
+
+            raise _refused("the proof of the least worst case", f"every strategy for {game} needs >= {least}, "
+                           f"yet its tasks say none fits within {limit}", checkpoint)
         if args.proof:
-            write_output(args.proof, dumps(worst.proof))
+            write_output(args.proof, worst.data)
         summary = {"file": None, "game": game.to_json(), "max_guesses": args.max_guesses,
                    "feasible": False, "least_worst_case": least, "proof_file": args.proof}
         if args.json:
@@ -128,11 +133,11 @@ def cmd_build_optimal(args) -> int:
                   + (f" (proof: {args.proof})" if args.proof else " (--proof FILE writes the proof)"),
                   file=to)
         return EXIT_INVALID
-    write(result.strategy, out)
+    write(result.strategy, out)  # (exact.total checked it, and the proof, before it returned)
     if args.proof:
-        write_output(args.proof, dumps(result.proof))
+        write_output(args.proof, result.data)
     if worst_file:
-        write_output(worst_file, dumps(worst.proof))
+        write_output(worst_file, worst.data)
     claims = result.strategy["claims"]
     seconds = result.seconds + (worst.seconds if worst else 0)
     summary = {"file": out, "game": game.to_json(), "objective": objective, "max_guesses": limit,
@@ -143,6 +148,11 @@ def cmd_build_optimal(args) -> int:
     if worst:
         summary.update(least_worst_case=limit, worst_proof_file=worst_file,
                        worst_proof_nodes=len(worst.proof["nodes"]))
+    # Both files went through their checkers before they were written (exact.total, worst_case).
+    options = _options(result, args.proof, worst, worst_file)
+    pair = [f"--optimal {path}" for path in (worst_file, args.proof) if path]
+    summary["checked"] = True
+    summary["check_command"] = " ".join(["certify verify", out if out != "-" else "FILE", *pair]) + options
     if args.json:
         print_json(summary, "build")
         return EXIT_OK
@@ -167,15 +177,32 @@ def cmd_build_optimal(args) -> int:
         print(f"wrote {worst_file}: {worst.statement} ({nodes} proof node{'' if nodes == 1 else 's'})", file=to)
     if args.proof and not worst:
         print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes); "
-              f"check both with: certify verify {shown_out} --optimal {args.proof}", file=to)
+              f"checked before it was written; check both with: certify verify {shown_out} --optimal "
+              f"{args.proof}{options}", file=to)
     elif args.proof:
         print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes)", file=to)
     if worst and args.proof and worst_file:  # the pair proves the pair (docs/lower-bound-format.md)
-        print(f"check all three with: certify verify {shown_out} --optimal {worst_file} --optimal {args.proof}",
-              file=to)
+        print(f"check all three with: certify verify {shown_out} --optimal {worst_file} --optimal {args.proof}"
+              f"{options}", file=to)
     elif worst:
         print("(--worst-proof FILE and --proof FILE write the pair of proofs)", file=to)
     return EXIT_OK
+
+
+def _options(result, proof_file, worst, worst_file) -> str:
+    """The check options (beyond certify verify's defaults) the written proofs need: the larger
+    of each limit over them (exact.Result.check_options, for the size of each file written)."""
+    import os
+
+    found: dict = {}
+    for res, path in ((result, proof_file), (worst, worst_file)):
+        if res is None or not path:
+            continue
+        size = os.path.getsize(path) if os.path.isfile(path) else None
+        words = res.check_options(size).split()
+        for option, value in zip(words[::2], words[1::2]):
+            found[option] = max(found.get(option, 0), int(value))
+    return "".join(f" {option} {value}" for option, value in found.items())
 
 
 def _checkpointed(folder, game, limit, inner, say):

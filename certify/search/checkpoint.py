@@ -17,6 +17,8 @@ a checkpoint folder is data, and loading it runs no code).
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 import time
 from pathlib import Path
 
@@ -88,7 +90,8 @@ class Checkpoint:
             except (OSError, orjson.JSONDecodeError) as e:
                 raise CertifyError(f"{path}: not a checkpoint ({e})") from None
             if found != meta:
-                what = "another search" if found.get("search") != search else "another version of certify"
+                what = ("another search" if not isinstance(found, dict) or found.get("search") != search
+                        else "another version of certify")
                 raise CertifyError(f"{self.folder} holds the checkpoint of {what}: give a new folder "
                                    "(or delete it to start again)")
         else:
@@ -106,15 +109,24 @@ class Checkpoint:
         args = list(args)
         results: list = [None] * len(args)
         missing = []
+        shaped = getattr(func, "result_shape", None)  # the task's check of a result's shape
         for i, a in enumerate(args):
             path = self._path(task_key(func, a))
             if path.exists():
+                # A kept result is a hint (issue 46): read only from a regular file, decoded, its
+                # shape checked; anything else is computed again. What it says is checked when the
+                # proof and the strategy stitched from it go to the checkers.
                 try:
-                    results[i] = decode(orjson.loads(path.read_bytes()))
+                    if not stat.S_ISREG(os.lstat(path).st_mode):
+                        raise ValueError("not a regular file")
+                    found = decode(orjson.loads(path.read_bytes()))
+                    if shaped is not None and not shaped(found, *a):
+                        raise ValueError("not a result of its task")
+                    results[i] = found
                     self.reused += 1
                     continue
-                except (OSError, ValueError, orjson.JSONDecodeError):
-                    pass  # unreadable: computed again (each file is written whole, atomically)
+                except (OSError, ValueError, TypeError, RecursionError, orjson.JSONDecodeError):
+                    self.say(f"  {path.name}: unreadable or not a result of its task: computed again")
             missing.append(i)
         if len(missing) < len(args):
             self.say(f"  {len(args) - len(missing)} of {len(args)} tasks of this round from the checkpoint")

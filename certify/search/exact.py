@@ -14,6 +14,78 @@ class Result:
     searched: int  # nodes searched
     seconds: float
     strategy: dict | None = None  # a strategy certificate that meets the bound (totals)
+    data: bytes | None = None  # the proof's bytes as the lower-bound checker accepted them
+    checked: object = None  # the checker's report on them (verify_bound.Report)
+    work: int = 0  # the checker's work on them (its --max-work unit)
+
+    def check_options(self, size: int | None = None) -> str:
+        """The options ``certify verify`` needs, beyond its defaults, to check the proof again as a
+        file of ``size`` bytes (gzipped: fewer bytes, a smaller default work budget)."""
+        from ..optimality import check_options
+
+        return check_options(self.checked, len(self.data) if size is None else size)
+
+
+# -- every proof a search writes goes to the trusted checkers before it is shown (issue 46) ------
+
+def _refused(what: str, error: str, state) -> Exception:
+    from ..errors import CertifyError, Inconsistent
+    from ..text import shown
+
+    if state is not None:
+        return Inconsistent(f"the checkpoint {shown(state)} is inconsistent with {what} ({shown(error, 300)}): "
+                            "nothing found from it is shown; rerun without it")
+    return CertifyError(f"{what} is refused by its checker ({shown(error, 300)}): a bug of the search, "
+                        "nothing is shown as found; please report it")
+
+
+def _unchecked(report, what: str) -> None:
+    """Over a limit of its checker (memory, a ceiling): no verdict, so nothing is shown as found."""
+    if report.status == 2:
+        from ..errors import CertifyError
+        from ..text import shown
+
+        raise CertifyError(f"the {what} the search wrote could not be checked ({shown(report.error, 300)}): "
+                           "nothing is shown as found")
+
+
+def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case") -> Result:
+    """``result`` with the proof's bytes, accepted by the lower-bound checker (its public entry),
+    or an error: a checkpoint (``state``) behind a refused proof is named as inconsistent."""
+    from ..optimality import check_written
+    from .proof import dumps
+
+    data = dumps(result.proof)
+    say(f"checking the proof ({len(data):,} bytes, {len(result.proof['nodes']):,} nodes) with the "
+        "lower-bound checker")
+    report = check_written(data, f"<{kind} {game.slug}>", game.size)
+    _unchecked(report, "proof")
+    if not report.valid:
+        raise _refused("the proof the search wrote", report.error or report.line(), state)
+    result.data, result.checked, result.work = data, report, report.checked.get("work", 0)
+    result.statement = report.statement()  # what is shown is the checker's reading
+    return result
+
+
+def _check_strategy(result: Result, game, state=None) -> dict:
+    """The strategy beside the checked proof: accepted by the strategy checker and meeting the
+    proof's bound exactly (optimality.compare), else an error as _check_proof's."""
+    from ..certificate import dumps
+    from ..errors import CertifyError
+    from ..optimality import check_written, compare
+
+    name = f"<{result.strategy['strategy']['name']} {game.slug}>"
+    report = check_written(dumps(result.strategy, compact=True), name, game.size)
+    _unchecked(report, "strategy")
+    if not report.valid:
+        raise _refused("the strategy the search wrote", report.error or report.line(), state)
+    try:
+        found = compare(report, result.checked)
+    except CertifyError as e:
+        raise _refused("the strategy the search wrote", str(e), state) from None
+    if not found["optimal"]:
+        raise _refused("the proof and the strategy the search wrote", found["text"], state)
+    return found
 
 
 def _kept(checkpoint) -> dict:
@@ -28,12 +100,24 @@ def _kept(checkpoint) -> dict:
 @contextmanager
 def _saved_when_stopped(search):
     """The worst-case search's checkpoint written when the search stops early (Ctrl-C, SIGTERM,
-    a memory error): what it finished is kept for the next run."""
+    a memory error): what it finished is kept for the next run. Not when the checkpoint proved
+    inconsistent: the file is left as it was given."""
+    from ..errors import Inconsistent
+
     try:
         yield
+    except Inconsistent:
+        raise
     except BaseException:
         search.save()
         raise
+
+
+def _state(search, checkpoint):
+    """The checkpoint's name when the search read sets from it (hints to check), else None."""
+    if not getattr(search, "resumed", 0):
+        return None
+    return checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint
 
 
 def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkpoint=None) -> Result:
@@ -41,18 +125,29 @@ def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkp
     more): for games whose whole search is too long. Raises CertifyError when some strategy does
     with k - 1. ``checkpoint``: a file, or (file, seconds between saves), that the search resumes
     from and saves to (:mod:`.memofile`: the same bytes as a search never stopped)."""
-    from ..errors import CertifyError
+    from ..errors import CertifyError, Inconsistent
     from .worst import WorstSearch
 
     start = time.perf_counter()
     search = WorstSearch(game, progress=progress, say=say, **_kept(checkpoint))
-    with _saved_when_stopped(search):
-        proof = search.prove(k)
+    state = _state(search, checkpoint)
+    try:
+        with _saved_when_stopped(search):
+            proof = search.prove(k)
+    except Inconsistent as e:  # the memo contradicts itself: a checkpoint's entries
+        raise _refused("what the search finds again", str(e), state) from None
     if proof is None:
+        if state is not None:  # "some strategy does with k - 1" rests on the checkpoint: not shown
+            raise _refused("the search", f"it marks a way to settle {game} within {k - 1} guesses; "
+                           "only a proof is taken from a checkpoint", state)
         raise CertifyError(f"some strategy for {game} never needs more than {k - 1} guesses: no proof of {k}")
-    say(f"search: every strategy for {game} needs >= {k} ({search.nodes} nodes)")
-    return Result(proof, f"every strategy for {game} needs >= {k} guesses for some secret",
-                  search.nodes, time.perf_counter() - start)
+    say(f"search: every strategy for {game} needs >= {k}, unchecked so far ({search.nodes} nodes)")
+    result = Result(proof, f"every strategy for {game} needs >= {k} guesses for some secret", search.nodes, 0.0)
+    del search  # its feedback matrix and memo, before the checker builds its own table
+    result = _check_proof(result, game, say, state)
+    say(f"checked: every strategy for {game} needs >= {k} (the lower-bound checker accepted the proof)")
+    result.seconds = time.perf_counter() - start
+    return result
 
 
 def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bool = False,
@@ -60,32 +155,57 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
     """The least worst case D of the game, proven: every strategy needs >= D (and the search
     found a way to do with D, so D + 1 is not provable). With ``strategy``, also a strategy
     certificate that never needs more than D (the search's own choices). ``checkpoint``: as for
-    :func:`at_least`."""
+    :func:`at_least`. The proof (and the strategy) are accepted by the trusted checkers before
+    this returns; from a checkpoint, the strategy is built and checked whether asked for or not:
+    a checkpoint is hints (a forged one raises Inconsistent, never a false figure)."""
+    from ..errors import Inconsistent
     from .worst import WorstSearch
 
     start = time.perf_counter()
     search = WorstSearch(game, progress=progress, say=say, **_kept(checkpoint))
+    state = _state(search, checkpoint)
     every = search._every
     d = search.count.worst(len(every))
     say(f"counting: every strategy for {game} needs >= {d}")
-    with _saved_when_stopped(search):
-        while search.needs(every, d + 1):
-            d += 1
-            say(f"search: every strategy for {game} needs >= {d} ({search.nodes} nodes so far)")
-        proof = search.prove(d)
-        within = search.strategy_certificate(d) if strategy else None
-    return Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret",
-                  search.nodes, time.perf_counter() - start, within)
+    try:
+        with _saved_when_stopped(search):
+            while search.needs(every, d + 1):
+                d += 1
+                say(f"search: every strategy for {game} needs >= {d}, unchecked so far ({search.nodes} nodes searched)")
+            proof = search.prove(d)
+            # From a checkpoint, "some strategy does within D" is a hint too: the strategy is built and
+            # checked even when it is not asked for.
+            within = search.strategy_certificate(d) if strategy or state is not None else None
+    except Inconsistent as e:  # the memo contradicts itself: a checkpoint's entries
+        raise _refused("what the search finds again", str(e), state) from None
+    result = Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret", search.nodes, 0.0,
+                    within)
+    del search  # its feedback matrix and memo, before the checker builds its own table
+    result = _check_proof(result, game, say, state)
+    if within is not None:
+        _check_strategy(result, game, state)
+        say(f"checked: the least worst case of {game} is {d} (the lower-bound checker accepted the proof, "
+            "the strategy checker a strategy within it)")
+    else:
+        say(f"checked: every strategy for {game} needs >= {d} (the lower-bound checker accepted the proof)")
+    if not strategy:
+        result.strategy = None
+    result.seconds = time.perf_counter() - start
+    return result
 
 
 def total(game, max_guesses=None, progress: bool = False, say=lambda line: None, run=None,
-          at_max: bool = False, first: str = "total") -> Result:
+          at_max: bool = False, first: str = "total", checkpoint=None) -> Result:
     """The least total of guesses over all secrets (among strategies within ``max_guesses``),
     with a strategy that reaches it and the proof that none does better. With ``run``, the
     classes of the first guesses are tasks that ``run(func, args)`` computes (:mod:`.split`):
     the same least total, and bytes that do not depend on who runs the tasks. With ``at_max``
     (and max_guesses D): the least total, then the fewest secrets that need D guesses; with
-    ``first="at_max"`` as well, those two in the other order."""
+    ``first="at_max"`` as well, those two in the other order. ``checkpoint``: the name of the
+    state ``run`` reads finished tasks from (a folder, :mod:`.checkpoint`): hints, so what it
+    gives is checked, and a damaged one is named (Inconsistent). The proof and the strategy are
+    accepted by the trusted checkers, the strategy's total equal to the proof's bound, before
+    this returns."""
     start = time.perf_counter()
     if run is None:
         from .total import TotalSearch
@@ -100,17 +220,19 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
         from .split import SplitSearch
 
         search = SplitSearch(game, max_guesses, run=run, progress=say)
-    best, count = search.pair(search.solve())
+    with _stitched(checkpoint):
+        best, count = search.pair(search.solve())
     plural = "" if count == 1 else "s"
     then = "" if count is None else f", then {count} secret{plural} needing {max_guesses}"
     if first == "at_max":
         say(f"search: the fewest secrets needing {max_guesses} for {game} is {count}, then the least "
-            f"total {best} ({search.nodes} nodes)")
+            f"total {best}, unchecked so far ({search.nodes} nodes)")
     else:
-        say(f"search: the least total for {game} is {best}{then} ({search.nodes} "
+        say(f"search: the least total for {game} is {best}{then}, unchecked so far ({search.nodes} "
             f"{'nodes' if run is None else 'tasks'})")
-    proof = search.prove()
-    strategy = search.strategy_certificate()
+    with _stitched(checkpoint):
+        proof = search.prove()
+        strategy = search.strategy_certificate()
     limit = "" if max_guesses is None else f" within {max_guesses} guesses"
     if first == "at_max":
         statement = (f"every strategy for {game}{limit} has >= {count} secret{plural} needing "
@@ -118,7 +240,39 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
     else:
         then = "" if count is None else f"; one with exactly {best} has >= {count} secret{plural} needing {max_guesses}"
         statement = f"every strategy for {game}{limit} needs >= {best} guesses in total{then}"
-    return Result(proof, statement, search.nodes, time.perf_counter() - start, strategy)
+    result = Result(proof, statement, search.nodes, 0.0, strategy)
+    del search  # its feedback matrix and memo, before the checker builds its own table
+    result = _check_proof(result, game, say, checkpoint, "total")
+    _check_strategy(result, game, checkpoint)
+    found = (f"the fewest secrets needing {max_guesses} for {game} is {count}, then the least total {best}"
+             if first == "at_max" else f"the least total for {game}{limit} is {best}{then}")
+    say(f"checked: {found} (the lower-bound checker accepted the proof, the strategy checker a "
+        "strategy that meets it)")
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+@contextmanager
+def _stitched(state):
+    """Where a split search stitches its tasks' results: from a checkpoint folder (``state``) a
+    result that reads as one but is not what its task computes (an edited file) can break the
+    stitching anywhere; it is named, never shown as a traceback. Without a checkpoint, errors
+    pass as they are (a bug)."""
+    from ..errors import CertifyError, Inconsistent, Infeasible
+
+    if state is None:
+        yield
+        return
+    try:
+        yield
+    except (Infeasible, Inconsistent):
+        raise  # (no strategy within the limit: checked by the worst-case proof, commands/optimal.py)
+    except CertifyError as e:  # e.g. a strategy guess out of the game, as the builder says
+        raise _refused("the search", str(e), state) from None
+    except (KeyError, IndexError, TypeError, ValueError, AssertionError, AttributeError,
+            RecursionError, OverflowError):
+        raise _refused("the search", "its tasks' results do not fit together (a set, a guess or a proof "
+                       "node that one names is not where it says)", state) from None
 
 
 def support_total(game, orbits, progress: bool = False, say=lambda line: None) -> Result:
@@ -154,6 +308,8 @@ def support_total(game, orbits, progress: bool = False, say=lambda line: None) -
         f"{', '.join(sorted(orbits))} is {value} ({search.nodes} nodes)")
     proof = search.prove()
     proof["claims"] = {"total": value, "weights": {code: int(key in chosen) for key, code in lowest.items()}}
-    return Result(proof, f"every strategy for {game} averages >= {value}/{len(secrets)} guesses against "
-                  f"the uniform distribution on those {len(secrets)} secrets", search.nodes,
-                  time.perf_counter() - start)
+    result = _check_proof(Result(proof, "", search.nodes, 0.0), game, say, kind="weighted")
+    result.statement = (f"every strategy for {game} averages >= {value}/{len(secrets)} guesses against "
+                        f"the uniform distribution on those {len(secrets)} secrets")
+    result.seconds = time.perf_counter() - start
+    return result

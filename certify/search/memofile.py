@@ -27,6 +27,7 @@ VERSION = 1
 
 
 from ..errors import CertifyError
+from ..text import shown
 
 
 class MemoFileError(CertifyError):
@@ -87,6 +88,7 @@ def load(path: str, game, width: int) -> dict:
 def _load(path: str, game, width: int) -> dict:
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise MemoFileError(f"{path}: not a regular file")
+    size = os.path.getsize(path)
     with open(path, "rb") as f:
         line = f.readline(4096)
         try:
@@ -96,19 +98,41 @@ def _load(path: str, game, width: int) -> dict:
         want = _header(game, width)
         if not isinstance(head, dict) or any(head.get(key) != value for key, value in want.items()):
             raise MemoFileError(f"{path}: a checkpoint of another game or format "
-                                f"({json.dumps(head.get('game') if isinstance(head, dict) else None)})")
-        raw = f.read(int(head.get("body_bytes", 0)) + 1)
-    if len(raw) != head["body_bytes"] or hashlib.sha256(raw).hexdigest() != head.get("sha256"):
+                                f"({shown(json.dumps(head.get('game') if isinstance(head, dict) else None), 200)})")
+        length = head.get("body_bytes")
+        if type(length) is not int or not 0 <= length <= size:
+            raise MemoFileError(f"{path}: damaged checkpoint (its header's body_bytes is not a length)")
+        raw = f.read(length + 1)
+    if len(raw) != length or hashlib.sha256(raw).hexdigest() != head.get("sha256"):
         raise MemoFileError(f"{path}: damaged checkpoint (its length or sha256 is not the header's)")
+    return _entries_of(raw, path, game.size, width)
+
+
+def _entries_of(raw: bytes, path: str, codes: int, width: int) -> dict:
+    """The memo of a body whose sha256 matched, every entry read within bounds: a set of n codes
+    (4 <= k <= n <= codes) in increasing order, each below ``codes``, then 0 or 2, each (set, k)
+    once. A sha256 is no proof (anyone can recompute it): a file that breaks these is refused;
+    one that keeps them but lies about a set is caught by the checkers at the end of the search."""
     memo, at, view = {}, 0, memoryview(raw)
     key_type = np.dtype(np.uint16 if width == 2 else np.uint32).newbyteorder("<")
     while at < len(raw):
+        where = f"{path}: damaged checkpoint (the entry at byte {at} of the body"
+        if at + 5 > len(raw):
+            raise MemoFileError(f"{where} is cut short)")
         k, n = struct.unpack_from("<BI", raw, at)
-        at += 5
-        key = np.frombuffer(view[at:at + n * width], dtype=key_type).astype(key_type.newbyteorder("="))
-        at += n * width
-        if raw[at] not in (0, 2):
-            raise MemoFileError(f"{path}: damaged checkpoint (an entry is neither refuted nor proven)")
-        value, at = raw[at] == 2, at + 1
-        memo[(key.tobytes(), k)] = value
+        if not (4 <= k <= n <= codes):
+            raise MemoFileError(f"{where}: a set of {n} codes at k = {k}, not 4 <= k <= n <= {codes})")
+        end = at + 5 + n * width
+        if end + 1 > len(raw):
+            raise MemoFileError(f"{where} is cut short)")
+        key = np.frombuffer(view[at + 5:end], dtype=key_type)
+        if int(key[-1]) >= codes or (n > 1 and not bool((key[1:] > key[:-1]).all())):
+            raise MemoFileError(f"{where}: its set is not increasing codes below {codes})")
+        if raw[end] not in (0, 2):
+            raise MemoFileError(f"{where} is neither refuted nor proven)")
+        entry = (key.astype(key_type.newbyteorder("=")).tobytes(), k)
+        if entry in memo:
+            raise MemoFileError(f"{where} repeats a set)")
+        memo[entry] = raw[end] == 2
+        at = end + 1
     return memo

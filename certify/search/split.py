@@ -109,6 +109,42 @@ def guesses_task(game_key, max_guesses, cands: bytes, guesses: list, window: int
     return out
 
 
+def _is_int(x, low: int = 0, high: int | None = None) -> bool:
+    return type(x) is int and x >= low and (high is None or x < high)
+
+
+def _shaped_class(result, game_key, max_guesses, cands, beta, depth=1) -> bool:
+    """Whether a class_task result read from a checkpoint has the shape class_task returns:
+    (value, [proof node (depth, size, bound, body, digest)...], {secrets bytes: guess})."""
+    from ..game import Game
+
+    n = Game(*game_key).size
+    if not (isinstance(result, tuple) and len(result) == 3 and _is_int(result[0])):
+        return False
+    nodes, picks = result[1], result[2]
+    return (isinstance(nodes, list) and len(nodes) >= 1 and isinstance(picks, dict)
+            and all(isinstance(x, tuple) and len(x) == 5 and (x[0] is None or _is_int(x[0]))
+                    and _is_int(x[1], 1, n + 1) and _is_int(x[2]) and isinstance(x[3], dict)
+                    and isinstance(x[4], bytes) for x in nodes)
+            and all(isinstance(k, bytes) and len(k) % 8 == 0 and 0 < len(k) <= 8 * n and _is_int(g, 0, n)
+                    for k, g in picks.items()))
+
+
+def _shaped_guesses(result, game_key, max_guesses, cands, guesses, window, depth=1) -> bool:
+    """Whether a guesses_task result read from a checkpoint has its shape: per guess (value,
+    {feedback: value}, {class bytes: a class_task result})."""
+    return (isinstance(result, list) and len(result) == len(guesses)
+            and all(isinstance(r, tuple) and len(r) == 3 and _is_int(r[0]) and isinstance(r[1], dict)
+                    and all(_is_int(f) and _is_int(v) for f, v in r[1].items()) and isinstance(r[2], dict)
+                    and all(isinstance(k, bytes) and _shaped_class(v, game_key, max_guesses, k, 0)
+                            for k, v in r[2].items())
+                    for r in result))
+
+
+class_task.result_shape = _shaped_class
+guesses_task.result_shape = _shaped_guesses
+
+
 def _picks(search, cands, r) -> dict:
     """{secrets bytes: guess} at every node of the strategy below (sets of 3 or more)."""
     sp, out, stack = search.space, {}, [(cands, r)]

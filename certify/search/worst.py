@@ -50,7 +50,9 @@ class WorstSearch:
             from .memofile import load
 
             self.memo = load(checkpoint, game, np.dtype(self._key_type).itemsize)
-            self.say(f"checkpoint {checkpoint}: resumed with {len(self.memo)} sets already searched")
+            self.say(f"checkpoint {checkpoint}: resumed with {len(self.memo)} set{'' if len(self.memo) == 1 else 's'} already searched "
+                     "(hints: what is found from them is checked at the end)")
+        self.resumed = len(self.memo)  # sets read from the checkpoint: hints, not facts
 
     # -- the search -------------------------------------------------------------
 
@@ -96,8 +98,10 @@ class WorstSearch:
         """A proven node's chosen class for every representative guess (-1: counting settled it):
         searched again, every class's answer now in the memo. The memo keeps only True for a proven
         node: its choices were ~6 bytes for each of up to all codes (5x8: 175 KB a node)."""
-        assert self.memo[self._key(cands, k)] is True
-        return self._search(cands, k)
+        found = self._search(cands, k) if self.memo.get(self._key(cands, k)) is True else None
+        if found is None:  # only a checkpoint's entry can make the memo say so
+            raise _inconsistent(f"a set of {len(cands)} codes marked as needing {k} guesses does not")
+        return found
 
     def _search(self, cands, k):
         sp = self.space
@@ -147,7 +151,10 @@ class WorstSearch:
         if k == 3:  # a code that splits them into classes of at most one
             sizes = class_sizes(sp.fb, self._every, cands, sp.n_fb)
             sizes[:, sp.win] = 0
-            return int(np.flatnonzero(sizes.max(axis=1) <= 1)[0])
+            perfect = np.flatnonzero(sizes.max(axis=1) <= 1)
+            if not len(perfect):
+                raise _inconsistent(f"a set of {n} codes marked as settled within 2 guesses is not")
+            return int(perfect[0])
         guesses = self.representatives(cands)[0]
         sizes = class_sizes(sp.fb, guesses, cands, sp.n_fb)
         sizes[:, sp.win] = 0
@@ -158,7 +165,7 @@ class WorstSearch:
             labels = sp.fb[g][cands]
             if all(not self.needs(cands[labels == f], k - 1) for f in np.flatnonzero(sizes[i]).tolist()):
                 return g
-        raise AssertionError(f"no guess settles the set within {k - 1} guesses")  # pragma: no cover
+        raise _inconsistent(f"a set of {n} codes marked as settled within {k - 1} guesses is not")
 
     def strategy_certificate(self, d: int) -> dict:
         """A strategy certificate that never needs more than ``d`` guesses (needs(every, d + 1)
@@ -210,6 +217,13 @@ class WorstSearch:
             fx = int(sp.fb[x][child[0]])  # x splits S as y does: the same class, x's feedback
             out[sp.texts[x]] = {sp.keys[fx]: writer.ref(child, k - 1)}
         return out
+
+
+def _inconsistent(what: str):
+    """The memo contradicts itself: read from a checkpoint (a search's own entries agree)."""
+    from ..errors import Inconsistent
+
+    return Inconsistent(what)
 
 
 def _strategy_base():
