@@ -296,10 +296,11 @@ class Report(reader.Report):
 
     def statement(self) -> str:
         c = self.claims
+        questions = f"{c['questions']} question{'' if c['questions'] == 1 else 's'}"
         if self.kind == CERTIFICATE:
-            return (f"{c['questions']} questions separate all {self.secrets} secrets of {_label(self.game)}: "
+            return (f"{questions} separate{'s' if c['questions'] == 1 else ''} all {self.secrets} secrets of {_label(self.game)}: "
                     f"static value <= {c['guesses']} guesses")
-        return (f"no {c['questions']} questions separate the {self.secrets} secrets of {_label(self.game)}: "
+        return (f"no {questions} separate{'s' if c['questions'] == 1 else ''} the {self.secrets} secrets of {_label(self.game)}: "
                 f"static value >= {c['guesses_at_least']} guesses ({self.sets} sets listed, "
                 f"{self.checked} extensions examined)")
 
