@@ -190,7 +190,7 @@ def levels(game: Game, m: int, progress=None):
         stack.extend(reversed(grown_sets))  # (the lowest code first)
         seen += 1
         if progress and seen % 500 == 0:
-            progress(f"{game.label()}, {m} questions: {seen} sets extended, "
+            progress(f"{game.label()}, {m} question{'' if m == 1 else 's'}: {seen} sets extended, "
                      + ", ".join(f"{len(level)} of size {k}" for k, level in enumerate(out) if k))
     return out, None
 
@@ -205,7 +205,8 @@ def solve(game: Game, progress=None, start: int = 0):
         t0 = time.monotonic()
         found_levels, found = levels(game, m, progress)
         if progress:
-            progress(f"{game.label()}: {m} questions {'separate' if found else 'do not separate'} "
+            progress(f"{game.label()}: {m} question{'' if m == 1 else 's'} "
+                     f"{('separates' if m == 1 else 'separate') if found else ('does not separate' if m == 1 else 'do not separate')} "
                      f"({time.monotonic() - t0:.1f} s)")
         if found is not None:
             if previous is None and m > 0:

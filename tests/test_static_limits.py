@@ -165,3 +165,60 @@ def test_cli_limit_is_unusable_exit_2(tmp_path):
     assert run.returncode == 2
     got = json.loads(run.stdout)["results"][0]
     assert got["status"] == "unusable" and got["limit"]["option"] == "--max-work"
+
+
+# -- issue 43 item 5: the static seams ---------------------------------------------------------
+
+STATIC = ROOT / "certificates" / "static"
+
+
+def _certify(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True, text=True,
+                          timeout=300, cwd=cwd)
+
+
+def test_static_verify_pair_of_different_games_is_not_compared():
+    """Row: a 2x10 certificate beside a 2x11 proof was accepted without a remark."""
+    run = _certify("static", "verify", STATIC / "static-2x10.json", STATIC / "static-2x11-proof.json")
+    assert run.returncode == 2
+    assert "not compared: different games (the certificate is for 2x10, the proof for 2x11)" in run.stderr
+    run = _certify("static", "verify", STATIC / "static-2x10.json", STATIC / "static-2x10-proof.json", "--json")
+    got = json.loads(run.stdout)
+    assert run.returncode == 0 and got["verdict"]["status"] == "settled"
+    assert "2x10: static value 8 guesses" in got["verdict"]["text"]
+    # The same game under the other rule is another game.
+    run = _certify("static", "verify", STATIC / "static-2x4.json", STATIC / "static-2x4-black-only-proof.json")
+    assert run.returncode == 2 and "different games" in run.stderr
+
+
+def test_static_verify_pair_whose_bounds_do_not_meet():
+    run = _certify("static", "verify", STATIC / "static-2x10.json", STATIC / "static-2x10-proof.json",
+                   STATIC / "static-2x9.json")
+    assert run.returncode == 0 and "settled" not in run.stdout + run.stderr  # (three files: no pair verdict)
+
+
+def test_one_question_in_the_singular(tmp_path):
+    raw = _raw(_proof(2, 3, 1, []))
+    report = verify_static.check_bytes(raw)
+    assert report.valid and "no 1 question separates the 9 secrets" in report.line()
+    run = _certify("static", "build", "--pegs", "2", "--colors", "2", "-o", tmp_path / "s.json")
+    assert "1 question does not separate" in run.stderr and "1 questions" not in run.stderr
+
+
+def test_static_letters_and_colours_as_the_other_pages(tmp_path):
+    """--letters on build and page; colour 0 drawn in render.palette's colour, as html draws it
+    (the letter R: red)."""
+    from certify.render import palette
+
+    out = tmp_path / "p.html"
+    run = _certify("static", "page", STATIC / "static-2x4.json", "--letters", "RGBY", "-o", out)
+    assert run.returncode == 0, run.stderr
+    text = out.read_text()
+    assert f'background:{palette("RGBY")[0]};color:white">R</span>' in text and palette("RGBY")[0] == "#E41A1C"
+    run = _certify("static", "page", STATIC / "static-2x4.json", "-o", tmp_path / "d.html")
+    assert f'background:{palette()[0]};color:' in (tmp_path / "d.html").read_text()
+    run = _certify("static", "page", STATIC / "static-2x4.json", "--letters", "RGB", "-o", tmp_path / "e.html")
+    assert run.returncode != 0 and "3 letters for 4 colours" in run.stderr
+    run = _certify("static", "build", "--pegs", "2", "--colors", "4", "--letters", "RGBY", "-o", tmp_path / "b.json")
+    assert run.returncode == 0 and "(RR GB GY)" in run.stderr
+    assert json.loads((tmp_path / "b.json").read_text())["questions"] == ["00", "12", "13"]
