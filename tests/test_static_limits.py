@@ -222,3 +222,26 @@ def test_static_letters_and_colours_as_the_other_pages(tmp_path):
     run = _certify("static", "build", "--pegs", "2", "--colors", "4", "--letters", "RGBY", "-o", tmp_path / "b.json")
     assert run.returncode == 0 and "(RR GB GY)" in run.stderr
     assert json.loads((tmp_path / "b.json").read_text())["questions"] == ["00", "12", "13"]
+
+
+def test_table_generator_compares_the_files_game_with_the_row(tmp_path):
+    """Row: docs/static.md's table generator given 2x7's files in 2x8's place printed 2x8 = 6."""
+    import shutil
+
+    from certify import static
+    from certify.errors import CertifyError
+
+    for name in ("static-2x7.json", "static-2x7-proof.json"):
+        shutil.copy(STATIC / name, tmp_path / name.replace("2x7", "2x8"))
+    with pytest.raises(CertifyError, match=r"static-2x8.json: a file for 2x7, in the row of 2x8"):
+        static.table(tmp_path, [(2, 8, "black-white")])
+    shutil.copy(STATIC / "static-2x8.json", tmp_path / "static-2x8.json")
+    with pytest.raises(CertifyError, match=r"static-2x8-proof.json: a file for 2x7, in the row of 2x8"):
+        static.table(tmp_path, [(2, 8, "black-white")])
+    shutil.copy(STATIC / "static-2x8-proof.json", tmp_path / "static-2x8-proof.json")
+    assert "| 2x8 | black-white | 6 | 7 |" in static.table(tmp_path, [(2, 8, "black-white")])
+    # Black-only files in the black-and-white row: another game.
+    for name in ("static-2x4-black-only.json", "static-2x4-black-only-proof.json"):
+        shutil.copy(STATIC / name, tmp_path / name.replace("-black-only", ""))
+    with pytest.raises(CertifyError, match=r"a file for 2x4 black-only, in the row of 2x4"):
+        static.table(tmp_path, [(2, 4, "black-white")])
