@@ -88,7 +88,7 @@ def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_c
     if kind in (STATIC, STATIC_BOUND):
         from . import verify_static
 
-        return verify_static.check_bytes(raw, path)
+        return verify_static.check_bytes(raw, path, progress, max_codes or verify_static.MAX_CODES, max_work)
     from . import verify
 
     return verify.verify_bytes(raw, path, max_guesses, keep=keep, max_work=max_work)
