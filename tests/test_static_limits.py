@@ -120,6 +120,12 @@ def test_row_orbits_of_one_and_two_questions_8x2():
     report = verify_static.check_bytes(raw)
     assert not report.valid  # (the listed twos repeat orbits, or miss some: never accepted)
     assert _cpu() - t < 20
+    # The real orbits of 1 and 2 questions (21 sets): checked, within seconds.
+    report, doc = _filled(8, 2, 3)
+    assert report.valid and len(doc["sets"]) == 21, report.error
+    t = _cpu()
+    assert verify_static.check_bytes(_raw(doc)).valid
+    assert _cpu() - t < 20
 
 
 def test_row_certificate_table_over_one_mib_is_accepted():
