@@ -86,15 +86,9 @@ def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_c
 
         return verify_mixed.check_bytes(raw, path, max_codes, max_work)
     if kind in (STATIC, STATIC_BOUND):
-        import inspect
-
         from . import verify_static
 
-        # The user's limits reach the static checker as soon as it takes them (its own change,
-        # issue 43 item 1): passed when its check_bytes names the keyword.
-        takes = inspect.signature(verify_static.check_bytes).parameters
-        limits = {k: v for k, v in (("max_codes", max_codes), ("max_work", max_work)) if v is not None and k in takes}
-        return verify_static.check_bytes(raw, path, **limits)
+        return verify_static.check_bytes(raw, path, progress, max_codes or verify_static.MAX_CODES, max_work)
     from . import verify
 
     return verify.verify_bytes(raw, path, max_guesses, keep=keep, max_work=max_work)

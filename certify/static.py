@@ -190,7 +190,7 @@ def levels(game: Game, m: int, progress=None):
         stack.extend(reversed(grown_sets))  # (the lowest code first)
         seen += 1
         if progress and seen % 500 == 0:
-            progress(f"{game.label()}, {m} questions: {seen} sets extended, "
+            progress(f"{game.label()}, {m} question{'' if m == 1 else 's'}: {seen} sets extended, "
                      + ", ".join(f"{len(level)} of size {k}" for k, level in enumerate(out) if k))
     return out, None
 
@@ -205,7 +205,8 @@ def solve(game: Game, progress=None, start: int = 0):
         t0 = time.monotonic()
         found_levels, found = levels(game, m, progress)
         if progress:
-            progress(f"{game.label()}: {m} questions {'separate' if found else 'do not separate'} "
+            progress(f"{game.label()}: {m} question{'' if m == 1 else 's'} "
+                     f"{('separates' if m == 1 else 'separate') if found else ('does not separate' if m == 1 else 'do not separate')} "
                      f"({time.monotonic() - t0:.1f} s)")
         if found is not None:
             if previous is None and m > 0:
@@ -326,8 +327,10 @@ def write_catalog(folder="certificates/static", games=None, progress=_stderr) ->
                  f"wrote {cert_path} and {proof_path}")
 
 
-def table(folder="certificates/static", games=None) -> str:
-    """docs/static.md's table: every catalog game checked by the trusted checker, timed."""
+def table(folder="certificates/static", games=None, max_work=None) -> str:
+    """docs/static.md's table: every catalog game checked by the trusted checker, timed. A row shows
+    only what its files prove: each is the kind its name says and is for the row's game (pegs,
+    colours, repetition and rule, as the checker read them), else the table is refused."""
     from . import verify_static
 
     rows = ["| game | rule | questions | static value | published | proof (sets, bytes) | check time |",
@@ -337,10 +340,18 @@ def table(folder="certificates/static", games=None) -> str:
         cert_path, proof_path = catalog_paths(folder, pegs, colors, rule, repetition)
         reports = []
         t0 = time.process_time()
-        for path in (cert_path, proof_path):
-            report = verify_static.check_file(path)
+        want = {"pegs": pegs, "colors": colors, "repetition": repetition}
+        if rule != "black-white":
+            want["feedback"] = rule
+        for path, kind in ((cert_path, verify_static.CERTIFICATE), (proof_path, verify_static.PROOF)):
+            report = verify_static.check_file(path, max_work=max_work)
             if not report.valid:
                 raise CertifyError(report.line())
+            if report.kind != kind:
+                raise CertifyError(f"{path}: a {report.kind}, where the row needs a {kind}")
+            if report.game != want:
+                raise CertifyError(f"{path}: a file for {verify_static._label(report.game)}, in the row of "
+                                   f"{verify_static._label(want)}")
             reports.append(report)
         seconds = time.process_time() - t0
         upper, lower = reports
@@ -361,10 +372,14 @@ def main(argv=None) -> int:
     if args[:1] == ["write"]:
         write_catalog()
         return 0
-    if args[:1] == ["table"]:
-        sys.stdout.write(table())
+    if args[:1] == ["table"] and (len(args) == 1 or (len(args) == 3 and args[1] == "--max-work" and args[2].isdigit())):
+        try:  # (the biggest proofs need more than the default work: python -m certify.static table --max-work N)
+            sys.stdout.write(table(max_work=int(args[2]) if len(args) == 3 else None))
+        except CertifyError as e:
+            print(f"table: {e}", file=sys.stderr)
+            return 1
         return 0
-    print("usage: python -m certify.static write|table", file=sys.stderr)
+    print("usage: python -m certify.static write | table [--max-work N]", file=sys.stderr)
     return 2
 
 

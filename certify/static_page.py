@@ -33,13 +33,16 @@ box.addEventListener('input', () => {
 """
 
 
-def _pegs(code: str, colours) -> str:
+def _pegs(code: str, colours, letters: str | None = None) -> str:
+    """A code as pegs in the colours of render.palette (the other pages' convention), each showing
+    its digit, or its letter with --letters."""
     from .render import text_color
 
     out = []
     for ch in code:
-        colour = colours[int(ch, 36)]
-        out.append(f'<span class="peg" style="background:{colour};color:{text_color(colour)}">{html.escape(ch)}</span>')
+        k = int(ch, 36)
+        colour, shown = colours[k], letters[k] if letters else ch
+        out.append(f'<span class="peg" style="background:{colour};color:{text_color(colour)}">{html.escape(shown)}</span>')
     return "".join(out)
 
 
@@ -50,11 +53,12 @@ def _keys(answer: str) -> str:
     return f'<span class="key">{"●" * black}{"○" * white}</span> {html.escape(answer)}'
 
 
-def page(raw: bytes, name: str = "<bytes>", report=None) -> str:
+def page(raw: bytes, name: str = "<bytes>", report=None, letters: str | None = None) -> str:
     """The page of a static certificate's bytes, after the trusted checker accepted them (``report``:
-    its report of these very bytes, when the caller already checked them)."""
+    its report of these very bytes, when the caller already checked them). ``letters`` (one per
+    colour, as ``html --letters``): pegs show them, in the colours they name (render.palette)."""
     from . import verify_static
-    from .render import PALETTE
+    from .render import PALETTE, palette
 
     report = report or verify_static.check_bytes(raw, name)
     if not report.valid or report.kind != verify_static.CERTIFICATE:
@@ -65,6 +69,7 @@ def page(raw: bytes, name: str = "<bytes>", report=None) -> str:
     game, questions, table = doc["game"], doc["questions"], doc["table"]
     if game["colors"] > len(PALETTE):
         raise CertifyError(f"{game['colors']} colours: the page has colours for at most {len(PALETTE)}")
+    colours = palette(letters)
     rule = game.get("feedback", "black-white")
     title = (f"Static Mastermind {game['pegs']}x{game['colors']}"
              + ("" if game["repetition"] else " without repetition")
@@ -76,7 +81,7 @@ def page(raw: bytes, name: str = "<bytes>", report=None) -> str:
              f"(checked by certify/verify_static.py).</p>",
              "<h2>The questions, asked at once</h2>"]
     for i, q in enumerate(questions, 1):
-        lines.append(f'<div class="row"><span>{i}.</span>{_pegs(q, PALETTE)}</div>')
+        lines.append(f'<div class="row"><span>{i}.</span>{_pegs(q, colours, letters)}</div>')
     lines += ["<h2>The answers, then the final guess</h2>",
               '<p><label>Answers (' + ("black,white" if rule == "black-white" else "blacks")
               + ' for each question, separated by spaces): <input id="find" size="40"></label></p>',
@@ -85,6 +90,6 @@ def page(raw: bytes, name: str = "<bytes>", report=None) -> str:
     for vector, final in table:
         answers = vector.split(" ") if vector else []
         cells = "".join(f"<td>{_keys(a)}</td>" for a in answers)
-        lines.append(f'<tr data-answers="{html.escape(vector)}">{cells}<td>{_pegs(final, PALETTE)}</td></tr>')
+        lines.append(f'<tr data-answers="{html.escape(vector)}">{cells}<td>{_pegs(final, colours, letters)}</td></tr>')
     lines += ["</tbody></table>", f"<script>{_SCRIPT}</script>", "</body></html>", ""]
     return "\n".join(lines)

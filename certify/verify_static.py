@@ -1,6 +1,6 @@
 """Independent checker for Static Mastermind: certificates (upper bounds) and lower-bound proofs.
 
-Trusted core, like ``verify.py`` and ``verify_bound.py``: standard library only, and from the rest
+Trusted core, like ``verify.py`` and ``verify_bound.py``: standard library and numpy only, and from the rest
 of ``certify`` only ``reader.py`` (the shared reader: file reading, JSON rules and limits). It
 enumerates the game's codes itself and scores both feedback rules with its own code. It runs
 alone::
@@ -34,18 +34,30 @@ answers one question gets from the secrets other than itself (counted here over 
 with a group larger than F(M - size) is ruled out, with every set that contains it.
 
 Limits (checked before the work they bound): input 64 MiB (also after gzip decompression); games
-of at most 4,096 codes and 8 pegs; at most 256 questions; at most 2,000,000 listed sets; the
-proof's work (sets x codes x codes) at most 4e10 (a few hours of Python at most); at most
-5,000,000 codes renamed for one canonical form; the reader's rules for JSON. Exit status: 0 valid, 1 invalid, 2 unusable.
+of at most ``max_codes`` codes (default 4,096, ceiling 10,000) and 8 pegs; at most 256 questions; at
+most 2,000,000 listed sets; the reader's rules for JSON. The work, in units of about one (code,
+secret) pair scored by numpy, is counted before it is done: the feedback table (n^2), each listed
+set's counting (n x the secrets in groups the counting rule does not settle) and every canonical
+form (its estimated cost, before it is computed: the listed sets' all at once, before any other
+work; an extension's before it is computed; the steps a canonical form takes past its estimate, as
+they come). The budget is WORK_BASE + WORK_PER_BYTE x the file's size as given (a small file cannot
+ask for hours); ``max_work`` (``--max-work``) replaces it. A file over a limit is not checked
+(reader.Limit: unusable, exit 2), which is no verdict on it. Exit status: 0 valid, 1 invalid, 2 unusable.
+
+Why numpy (as verify_bound.py): the feedback table (n x n bytes, built here from the definition)
+and the counting rule over every extension of a set (one sort of an n x k array) in pure Python
+cost minutes for 4,096 codes; here a fraction of a second.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import sys
 from collections import Counter
-from operator import itemgetter
+
+import numpy as np
 
 try:
     from . import reader
@@ -61,15 +73,28 @@ RULES = ("black-white", "black-only")
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 MAX_BYTES = 64 << 20
 MAX_CODES = 4096
+#: The most codes ``max_codes`` may ask for: the feedback table takes n^2 bytes (100 MB).
+CODES_CEILING = 10_000
 MAX_PEGS = 8
 MAX_QUESTIONS = 256
 MAX_SETS = 2_000_000
-MAX_WORK = 4 * 10**10
-#: Codes one canonical form may rename in all (a set's symmetries multiply the orders explored).
+#: At most this many codes renamed for one canonical form (ties multiply the orders explored).
 MAX_STEPS = 5_000_000
+#: The work budget (units: about one (code, secret) pair scored by numpy, a few ns): WORK_BASE +
+#: WORK_PER_BYTE x the file's bytes as given (gzip or not), at most MAX_PAIRS; ``max_work`` replaces it.
+#: Calibrated so that a file under 1 MB is checked or refused within 20 s of CPU (docs/verifier-limits.md).
+WORK_BASE = 800_000_000
+WORK_PER_BYTE = 800
+MAX_PAIRS = 300_000_000_000
+#: One code renamed in a canonical form (Python) costs about as much as this many numpy pairs.
+STEP_COST = 150
+#: The fixed cost of one canonical form, of one set's counting, in the same units.
+CANON_COST = 2_000
+SET_COST = 5_000
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
 Invalid = reader.Invalid
+Limit = reader.Limit  # the file is over a limit of the checker: not checked (unusable), no verdict
 _get, _only, _short, _what = reader.get, reader.only, reader.short, reader.what
 
 
@@ -105,8 +130,40 @@ def answer_text(answer: tuple) -> str:
     return ",".join(map(str, answer))
 
 
-def game_fields(doc) -> tuple:
-    """(pegs, colors, repetition, rule) of a document's "game", checked (rule black-white when absent)."""
+class _Table:
+    """A game's codes as an n x pegs array of colour numbers, and feedback rows scored by numpy
+    from the definition: black = #pegs with equal colours; black + white = the sum over colours of
+    the fewer of their occurrences in guess and secret (black-only: black alone). An answer is
+    numbered black x (pegs + 1) + white."""
+
+    def __init__(self, all_codes: list, pegs: int, colors: int, rule: str) -> None:
+        self.n, self.pegs = len(all_codes), pegs
+        self.black_only = rule == "black-only"
+        self.digits = np.array([[ALPHABET.index(ch) for ch in c] for c in all_codes], np.int8).reshape(-1, pegs)
+        self.held = np.stack([(self.digits == c).sum(axis=1) for c in range(colors)]).astype(np.int8)
+        self.win = pegs * (pegs + 1)  # (pegs, 0)
+
+    def row(self, g: int) -> np.ndarray:
+        """The answer of every secret to question g, numbered (uint8)."""
+        d = self.digits[g]
+        black = (self.digits == d).sum(axis=1)
+        if self.black_only:
+            both = black
+        else:
+            both = np.zeros(self.n, np.int64)
+            for c in set(d.tolist()):
+                both += np.minimum(self.held[c], self.held[c][g])
+        return (black * (self.pegs + 1) + (both - black)).astype(np.uint8)
+
+    def answer(self, number: int) -> str:
+        """An answer's number as a table writes it: "B,W", or "B" under black-only."""
+        black, white = divmod(number, self.pegs + 1)
+        return str(black) if self.black_only else f"{black},{white}"
+
+
+def game_fields(doc, max_codes: int = MAX_CODES) -> tuple:
+    """(pegs, colors, repetition, rule) of a document's "game", checked (rule black-white when absent).
+    A game of more than ``max_codes`` codes is not checked (Limit)."""
     game = _get(doc, "game", dict)
     _only(game, ("pegs", "colors", "repetition", "feedback"), "game")
     rule = _get(game, "feedback", str, "game") if "feedback" in game else "black-white"
@@ -121,8 +178,11 @@ def game_fields(doc) -> tuple:
     if not repetition and pegs > colors:
         raise Invalid(f"game: {pegs} pegs without repetition need at least as many colors, got {colors}")
     n = colors ** pegs if repetition else _falling(colors, pegs)
-    if n > MAX_CODES:
-        raise Invalid(f"game: {n} codes, more than the limit {MAX_CODES}")
+    if n > CODES_CEILING:
+        raise Limit(f"game: {n} codes is too many for the static checker (ceiling {CODES_CEILING})")
+    if n > max_codes:
+        raise Limit(f"game: {n} codes is too many for the static checker (limit {max_codes})",
+                    "--max-codes", max_codes, n)
     return pegs, colors, repetition, rule
 
 
@@ -147,27 +207,48 @@ def _label(game: dict) -> str:
 
 # -- reading ------------------------------------------------------------------------------------
 
-def _load(raw: bytes, listed: str):
-    """The document's fields through the reader: the header fields built, each item of the array
-    ``listed`` built on its own (at most reader.MAX_FIELD_BYTES of JSON each), the metadata checked."""
+def _load(raw: bytes):
+    """The document's fields through the reader: the header fields built, each item of the arrays
+    "sets" (a proof's) and "table" (a certificate's) built on its own (at most
+    reader.MAX_FIELD_BYTES of JSON each: neither counts as metadata, whatever its size), the other
+    fields checked as metadata."""
     buf, meta = reader.text(raw, MAX_BYTES), reader.Meta()
     head = ("format", "version", "game", "claims", "questions", "symmetry")
-    items: list = []
+    doc: dict = {}
 
-    def item(i: int, start: int) -> int:
-        if len(items) >= MAX_SETS:
-            raise Invalid(f"{listed}: more than {MAX_SETS} items (the limit)")
-        end = reader.header(buf, start, f"{listed}[{i}]")[0]
-        items.append(reader.build(buf, start, end))
+    def member(name: str, start: int) -> int:
+        if name in head:
+            end = reader.header(buf, start, name)[0]
+            doc.setdefault(name, reader.build(buf, start, end))
+        elif name in ("sets", "table") and buf[start] == ord("["):
+            items: list = []
+
+            def item(i: int, at: int) -> int:
+                if len(items) >= MAX_SETS:
+                    raise Limit(f"{name}: more than {MAX_SETS} items (the limit)")
+                end = reader.header(buf, at, f"{name}[{i}]")[0]
+                items.append(reader.build(buf, at, end))
+                return end
+
+            end = reader.members(buf, start, item, name)[0]
+            doc.setdefault(name, items)
+        elif name in ("sets", "table"):
+            end = reader.skip(buf, start, level=2)[0]
+            doc.setdefault(name, reader.value(buf, start, end))
+        else:
+            end = meta.skip(buf, start, reader.field("", name))
+            doc.setdefault(name, None)
         return end
 
-    def read(start: int):
-        return items, reader.members(buf, start, item)[0]
+    kind, _, repeated = reader.document(buf, member, meta)
+    if kind != "object":
+        return reader.Span(kind)
+    doc = reader.checked_object(doc, repeated)
+    doc[None] = meta.problem
+    return doc
 
-    return reader.fields(buf, head, listed, read, meta)
 
-
-def _header(doc, fmt: str) -> tuple:
+def _header(doc, fmt: str, max_codes: int = MAX_CODES) -> tuple:
     reader.typed(doc, dict, "top level")
     got = _get(doc, "format", str)
     if got != fmt:
@@ -176,7 +257,7 @@ def _header(doc, fmt: str) -> tuple:
         raise Invalid(f"version: this checker reads version {VERSION}, got {_short(doc['version'])}")
     if doc.get(None):  # the first problem in the metadata (reader.Meta)
         raise Invalid(doc[None])
-    return game_fields(doc)
+    return game_fields(doc, max_codes)
 
 
 def _code(value, where: str, index: dict) -> str:
@@ -207,6 +288,7 @@ class Report(reader.Report):
         self.secrets: int | None = None
         self.sets: int | None = None  # a proof's listed sets
         self.checked: int | None = None  # a proof's sets of questions examined
+        self.work: int | None = None  # a proof's work, in the budget's units
 
     def to_json(self) -> dict:
         return {**super().to_json(), "kind": self.kind, "game": self.game, "claims": self.claims,
@@ -214,10 +296,11 @@ class Report(reader.Report):
 
     def statement(self) -> str:
         c = self.claims
+        questions = f"{c['questions']} question{'' if c['questions'] == 1 else 's'}"
         if self.kind == CERTIFICATE:
-            return (f"{c['questions']} questions separate all {self.secrets} secrets of {_label(self.game)}: "
+            return (f"{questions} separate{'s' if c['questions'] == 1 else ''} all {self.secrets} secrets of {_label(self.game)}: "
                     f"static value <= {c['guesses']} guesses")
-        return (f"no {c['questions']} questions separate the {self.secrets} secrets of {_label(self.game)}: "
+        return (f"no {questions} separate{'s' if c['questions'] == 1 else ''} the {self.secrets} secrets of {_label(self.game)}: "
                 f"static value >= {c['guesses_at_least']} guesses ({self.sets} sets listed, "
                 f"{self.checked} extensions examined)")
 
@@ -225,8 +308,8 @@ class Report(reader.Report):
         return f"{self.file}: valid: {self.statement()}" if self.valid else self.failure()
 
 
-def _check_certificate(doc, report: Report) -> None:
-    pegs, colors, repetition, rule = _header(doc, CERTIFICATE)
+def _check_certificate(doc, report: Report, max_codes: int = MAX_CODES) -> None:
+    pegs, colors, repetition, rule = _header(doc, CERTIFICATE, max_codes)
     report.kind, report.game = CERTIFICATE, _game_dict(pegs, colors, repetition, rule)
     _only(doc, ("format", "version", "game", "claims", "questions", "table", None), "top level")
     all_codes = codes(pegs, colors, repetition)
@@ -255,10 +338,12 @@ def _check_certificate(doc, report: Report) -> None:
         if row[0] in final:
             raise Invalid(f"{where}: answer vector {_short(row[0])} is already in the table")
         final[row[0]] = _code(row[1], f"{where}[1]", index)
-    score = black_only if rule == "black-only" else black_white
+    scored = _Table(all_codes, pegs, colors, rule)
+    words = [scored.answer(a) for a in range(scored.win + 1)]
+    rows = [[words[a] for a in scored.row(index[q]).tolist()] for q in questions]
     first: dict = {}  # answer vector -> the first secret that gets it
-    for secret in all_codes:
-        vector = " ".join(answer_text(score(q, secret)) for q in questions)
+    for s, secret in enumerate(all_codes):
+        vector = " ".join(row[s] for row in rows)
         if vector in first:
             raise Invalid(f"questions: secrets {first[vector]} and {secret} get the same answers "
                           f"({_short(vector)}): the final guess cannot tell them apart")
@@ -276,14 +361,20 @@ def _check_certificate(doc, report: Report) -> None:
 
 # -- lower-bound proofs -------------------------------------------------------------------------
 
-def canonical(codes_: tuple, pegs: int) -> tuple:
+def canonical(codes_: tuple, pegs: int, colors: int | None = None, pay=None) -> tuple:
     """The lowest image of a set of codes (tuples of colour numbers) under the permutations of
-    pegs and of colours, as a sequence: for each peg permutation, the codes are taken in the order
-    that makes the sequence lowest, each colour renamed 0, 1, 2... in order of first appearance.
-    Two sets get the same sequence exactly when one is an image of the other; the sequence is an
-    image of the set (the soundness needs only this). At most MAX_STEPS codes are renamed in all
-    (ties multiply the orders explored only for very symmetric sets)."""
-    best, steps = None, 0
+    pegs and colours. Two sets get the same form exactly when one is an image of the other, and
+    the form is an image of the set (the soundness needs only this). Two ways, chosen by
+    ``method`` from (pegs, colors, size) alone, so all the sets of one size in one game get theirs
+    the same way: by peg permutations (below), or, given ``colors`` and cheaper, by colour
+    permutations and orders of the set (_by_colours). ``pay(steps)`` is told the steps as they
+    come; at most MAX_STEPS codes are renamed in all (Limit past that).
+
+    By peg permutations: for each, the codes are taken in the order that makes the sequence
+    lowest, each colour renamed 0, 1, 2... in order of first appearance."""
+    if colors is not None and method(pegs, colors, len(codes_))[0] == "colours":
+        return _by_colours(codes_, colors, pay)
+    best, steps, paid = None, 0, 0
     for perm in itertools.permutations(range(pegs)):
         moved = [tuple(c[j] for j in perm) for c in codes_]
         stack = [((), {}, moved)]
@@ -292,8 +383,11 @@ def canonical(codes_: tuple, pegs: int) -> tuple:
             steps += len(rest)
             if steps > MAX_STEPS:
                 shown = " ".join("".join(ALPHABET[x] for x in c) for c in codes_)
-                raise Invalid(f"the set {_short(shown)}: its canonical form takes more than {MAX_STEPS} steps "
-                              f"(the limit)")
+                raise Limit(f"the set {_short(shown)}: its canonical form takes more than {MAX_STEPS} steps "
+                            f"(the limit)")
+            if pay is not None and steps - paid >= 4096:
+                pay(steps - paid)
+                paid = steps
             if not rest:
                 if best is None or done < best:
                     best = done
@@ -320,6 +414,37 @@ def canonical(codes_: tuple, pegs: int) -> tuple:
                     for colour, name in zip(x, image):
                         more.setdefault(colour, name)
                     stack.append((done + (low,), more, rest[:k] + rest[k + 1:]))
+    if pay is not None and steps > paid:
+        pay(steps - paid)
+    return best
+
+
+def method(pegs: int, colors: int, size: int) -> tuple:
+    """("pegs" or "colours", the least steps its canonical form of a set of ``size`` codes takes):
+    peg permutations x the codes (each renamed once at least), or colour permutations x the orders
+    of the set x the codes (_by_colours). Known before any form is computed."""
+    by_pegs = math.factorial(pegs) * size * (size + 1) // 2
+    if size > 12 or colors > 12:
+        return "pegs", by_pegs
+    by_colours = math.factorial(colors) * math.factorial(size) * size
+    return ("colours", by_colours) if by_colours < by_pegs else ("pegs", by_pegs)
+
+
+def _by_colours(codes_: tuple, colors: int, pay=None) -> tuple:
+    """The lowest, over the permutations of the colours and the orders of the set, of the columns
+    (pegs) of the set's matrix, sorted: sorting the columns is the best permutation of the pegs for
+    that order. An image of the set; the same for every set of the orbit (a permutation of the
+    pegs only permutes the columns, one of the colours is absorbed by the minimum over them)."""
+    best = None
+    orders = list(itertools.permutations(codes_))
+    for tau in itertools.permutations(range(colors)):
+        named = {c: tuple(tau[x] for x in c) for c in codes_}
+        for order in orders:
+            form = tuple(sorted(zip(*(named[c] for c in order))))
+            if best is None or form < best:
+                best = form
+        if pay is not None:
+            pay(len(orders) * len(codes_))
     return best
 
 
@@ -331,8 +456,59 @@ def _capacity(left: int, spread: int) -> int:
     return f
 
 
-def _check_proof(doc, report: Report, progress=None) -> None:
-    pegs, colors, repetition, rule = _header(doc, PROOF)
+class _Budget:
+    """The work of one check, counted before it is done; past the budget the file is not checked."""
+
+    def __init__(self, budget: int, given: bool) -> None:
+        self.budget, self.given, self.used = budget, given, 0
+
+    def spend(self, units: int, what: str = "the check") -> None:
+        self.used += units
+        if self.used > self.budget:
+            limit = "the --max-work given" if self.given else "the limit for a file of this size, by default"
+            raise Limit(f"{what}: more than {self.budget} units of work ({limit})", "--max-work", self.budget)
+
+    def prepaid(self, steps: int):
+        """A canonical form's ``pay``: its first ``steps`` already counted, the others counted as they come."""
+        credit = steps
+
+        def pay(k: int) -> None:
+            nonlocal credit
+            use = min(k, credit)
+            credit -= use
+            if k > use:
+                self.spend((k - use) * STEP_COST, "canonical forms")
+        return pay
+
+
+def _classes(table: np.ndarray, group) -> np.ndarray:
+    """Each secret's group (numbered from 0) among the secrets that share their answers to ``group``."""
+    classes = np.zeros(table.shape[1], np.int64)
+    for g in group:
+        classes = np.unique(classes * 256 + table[g], return_inverse=True)[1].reshape(-1).astype(np.int64)
+    return classes
+
+
+def _ruled_out(table: np.ndarray, classes: np.ndarray, cap: int) -> np.ndarray:
+    """ruled[g]: adding question g to the set whose groups are ``classes`` leaves a group of more than
+    ``cap`` secrets. Only the secrets in groups larger than cap can be in one: their keys (group,
+    answer to g), row by row sorted; a run of cap + 1 equal keys is such a group."""
+    n = table.shape[0]
+    sizes = np.bincount(classes)
+    big = np.flatnonzero(sizes[classes] > cap)
+    if len(big) <= cap:
+        return np.zeros(n, bool)
+    ruled = np.empty(n, bool)
+    step = max(1, (1 << 22) // len(big))  # (rows at a time: 32 MB of keys at most)
+    for lo in range(0, n, step):  # the table is symmetric: column s is row s
+        keys = np.sort(classes[big] * 256 + table[lo:lo + step, big], axis=1)
+        ruled[lo:lo + step] = (keys[:, cap:] == keys[:, :-cap]).any(axis=1)
+    return ruled
+
+
+def _check_proof(doc, report: Report, progress=None, max_codes: int = MAX_CODES, size: int = 0,
+                 max_work: int | None = None) -> None:
+    pegs, colors, repetition, rule = _header(doc, PROOF, max_codes)
     report.kind, report.game = PROOF, _game_dict(pegs, colors, repetition, rule)
     _only(doc, ("format", "version", "game", "symmetry", "claims", "sets", None), "top level")
     if _get(doc, "symmetry", str) != SYMMETRY:
@@ -356,10 +532,9 @@ def _check_proof(doc, report: Report, progress=None) -> None:
     if m > MAX_QUESTIONS:
         raise Invalid(f"claims.questions: {m}, more than the limit {MAX_QUESTIONS}")
     sets = _get(doc, "sets", list)
-    if (len(sets) + 1) * n * n > MAX_WORK:
-        raise Invalid(f"sets: {len(sets)} sets x {n} codes x {n} secrets to score, more than the limit {MAX_WORK}")
-    levels: list = [dict() for _ in range(m + 1)]  # size -> {canonical form: index in sets}
-    levels[0][()] = -1
+    given = max_work is not None
+    budget = _Budget(max_work if given else min(MAX_PAIRS, WORK_BASE + WORK_PER_BYTE * size), given)
+    groups = []
     previous = 0
     for i, item in enumerate(sets):
         where = f"sets[{i}]"
@@ -373,47 +548,56 @@ def _check_proof(doc, report: Report, progress=None) -> None:
         if len(group) < previous:
             raise Invalid(f"{where}: {len(group)} codes after a set of {previous} (sets are listed by size)")
         previous = len(group)
-        key = canonical(tuple(tuple(ALPHABET.index(ch) for ch in c) for c in group), pegs)
+        groups.append(group)
+    # Before any work: the table, every listed set's counting and its canonical form, at their least.
+    budget.spend(n * n * (pegs + 1), "the feedback table")
+    budget.spend(sum(SET_COST + n * n + CANON_COST + STEP_COST * method(pegs, colors, len(g))[1] for g in groups)
+                 + SET_COST + n * n, f"{len(groups)} listed sets")
+    as_tuples = [tuple(ALPHABET.index(ch) for ch in c) for c in all_codes]
+    levels: list = [dict() for _ in range(m + 1)]  # size -> {canonical form: index in sets}
+    levels[0][()] = -1
+    for i, group in enumerate(groups):
+        key = canonical(tuple(as_tuples[index[c]] for c in group), pegs, colors,
+                        budget.prepaid(method(pegs, colors, len(group))[1]))
         if key in levels[len(group)]:
-            raise Invalid(f"{where}: in the same orbit as sets[{levels[len(group)][key]}]")
+            raise Invalid(f"sets[{i}]: in the same orbit as sets[{levels[len(group)][key]}]")
         levels[len(group)][key] = i
     report.sets = len(sets)
-    # The feedback table, as bytes: row g = the answer of every secret to question g, numbered.
-    score = black_only if rule == "black-only" else black_white
-    numbers: dict = {}
-    table = [bytes(numbers.setdefault(score(g, s), len(numbers)) for s in all_codes) for g in all_codes]
-    spread = max(len(set(row[:g] + row[g + 1:])) for g, row in enumerate(table)) + 1  # A
-    as_tuples = [tuple(ALPHABET.index(ch) for ch in c) for c in all_codes]
+    # The feedback table: row g = the answer of every secret to question g, numbered.
+    scored = _Table(all_codes, pegs, colors, rule)
+    table = np.empty((n, n), np.uint8)
+    for g in range(n):
+        table[g] = scored.row(g)
+    if not np.array_equal(table, table.T):
+        raise RuntimeError("the feedback table is not symmetric")
+    seen = np.zeros((n, scored.win + 1), bool)
+    for lo in range(0, n, 256):
+        rows = table[lo:lo + 256].astype(np.int64)
+        seen[lo:lo + 256][np.arange(len(rows))[:, None], rows] = True
+    spread = int(seen.sum(axis=1).max())  # A: the answers but the win (only g itself wins) + 1
     examined = 0
     for size in range(m):
         cap = _capacity(m - size - 1, spread)  # F for a set of size + 1
+        step = method(pegs, colors, size + 1)[1]
         reached = set()
         for key, i in levels[size].items():
             group = [] if i < 0 else [index[c] for c in sets[i]]
-            classes = [0] * n
-            for g in group:  # the groups of secrets that share their answers to ``group``
-                renumber: dict = {}
-                classes = [renumber.setdefault((k, a), len(renumber)) for k, a in zip(classes, table[g])]
-            sizes = Counter(classes)
-            big = [s for s in range(n) if sizes[classes[s]] > cap]  # only these can make a group > cap
-            pick = itemgetter(*big) if len(big) > 1 else (lambda row: tuple(row[s] for s in big))
-            keys = pick(classes)
+            ruled = _ruled_out(table, _classes(table, group), cap)
             inside = set(group)
-            for g in range(n):
+            for g in np.flatnonzero(~ruled).tolist():
                 if g in inside:
                     continue
-                examined += 1
-                if big and max(Counter(zip(keys, pick(table[g]))).values()) > cap:
-                    continue  # ruled out by the counting rule
                 codes_ = [all_codes[x] for x in group] + [all_codes[g]]
                 if size + 1 == m:
                     raise Invalid(f"{_where(sets, i)} with {all_codes[g]}: the questions {' '.join(codes_)} give "
                                   f"every secret different answers; the claim is false")
-                k = canonical(tuple(as_tuples[x] for x in group) + (as_tuples[g],), pegs)
+                budget.spend(CANON_COST + STEP_COST * step, f"{_where(sets, i)}: canonical forms")
+                k = canonical(tuple(as_tuples[x] for x in group) + (as_tuples[g],), pegs, colors, budget.prepaid(step))
                 if k not in levels[size + 1]:
                     raise Invalid(f"{_where(sets, i)} with {all_codes[g]}: the set {' '.join(codes_)} is not ruled "
                                   f"out by the counting rule and no listed set is in its orbit")
                 reached.add(k)
+            examined += n - len(inside)
             if progress:
                 progress(size, len(levels[size]))
         if size + 1 < m:
@@ -422,6 +606,7 @@ def _check_proof(doc, report: Report, progress=None) -> None:
                 raise Invalid(f"sets[{min(missed)}]: not reached from any set listed before it "
                               f"(the proof lists only the sets the check needs)")
     report.secrets, report.checked = n, examined
+    report.work = budget.used
 
 
 def _where(sets, i: int) -> str:
@@ -430,48 +615,58 @@ def _where(sets, i: int) -> str:
 
 # -- entry points --------------------------------------------------------------------------------
 
-def check_bytes(raw: bytes, file: str = "<bytes>", progress=None) -> Report:
-    """Check a certificate or a proof (told apart by its "format")."""
+def check_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES,
+                max_work: int | None = None) -> Report:
+    """Check a certificate or a proof (told apart by its "format"). ``max_codes`` and ``max_work``
+    are the user's limits (default: 4,096 codes, and work by the file's size): a file over one is
+    not checked (status 2, report.limit says which)."""
     report = Report(file)
     with report.checking():
-        doc = _load(raw, "sets")  # (a certificate is read again, its table item by item)
+        doc = _load(raw)
         if type(doc) is dict and doc.get("format") == CERTIFICATE:
-            _check_certificate(_load(raw, "table"), report)
+            _check_certificate(doc, report, max_codes or MAX_CODES)
         elif type(doc) is dict and doc.get("format") == PROOF:
-            _check_proof(doc, report, progress)
+            _check_proof(doc, report, progress, max_codes or MAX_CODES, len(raw), max_work)
         else:
             reader.typed(doc, dict, "top level")
             raise Invalid(f"format: expected {CERTIFICATE!r} or {PROOF!r}, got {_short(_get(doc, 'format', str))}")
     return report
 
 
-def check_document(doc, file: str = "<document>") -> Report:
+def check_document(doc, file: str = "<document>", max_codes: int = MAX_CODES, max_work: int | None = None) -> Report:
     """Check a document made in memory (dicts and lists), through its JSON bytes."""
     report = Report(file)
     raw = reader.encoded(doc, report)
-    return report if raw is None else check_bytes(raw, file)
+    return report if raw is None else check_bytes(raw, file, max_codes=max_codes, max_work=max_work)
 
 
-def check_file(path, on_wait=None, progress=None) -> Report:
+def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None) -> Report:
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else check_bytes(raw, path, progress)
+    return report if raw is None else check_bytes(raw, path, progress, max_codes, max_work)
 
 
 def reports_json(reports) -> bytes:
     return reader.reports_json("certify.verify_static", reports)
 
 
-def run(files, as_json=False, out=None, err=None) -> int:
+def run(files, as_json=False, out=None, err=None, max_codes: int = MAX_CODES, max_work: int | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
-    reports = [check_file(f, lambda note: print(note, file=err, flush=True)) for f in files]
+    reports = [check_file(f, lambda note: print(note, file=err, flush=True), None, max_codes, max_work)
+               for f in files]
     return reader.emit(reports, as_json, reports_json, out, err)
 
 
 def main(argv=None) -> int:
     about = "Check Static Mastermind certificates and lower-bound proofs."
-    args = reader.parser("verify_static", about).parse_args(argv)
-    return reader.interruptible("verify_static", lambda: run(args.files, args.json))
+    p = reader.parser("verify_static", about)
+    p.add_argument("--max-codes", type=int, default=MAX_CODES, metavar="N",
+                   help=f"check games of up to N codes (default {MAX_CODES}, at most {CODES_CEILING})")
+    p.add_argument("--max-work", type=int, default=None, metavar="N",
+                   help="the work budget (default: by the file's size)")
+    args = p.parse_args(argv)
+    return reader.interruptible("verify_static", lambda: run(args.files, args.json, None, None, args.max_codes,
+                                                             args.max_work))
 
 
 if __name__ == "__main__":

@@ -86,7 +86,7 @@ def corpus():
     cert("cert-rule-swapped.json", "table: no row for the answer vector", lambda d: d["game"].update(feedback="black-only"))
     cert("cert-norep-claimed.json", "2x3 without repetition has 6 secrets",
          lambda d: d["game"].update(repetition=False), base=cert23)
-    cert("cert-too-many-codes.json", "game: 10000 codes, more than the limit 4096",
+    cert("cert-too-many-codes.json", "game: 10000 codes is too many for the static checker (limit 4096)",
          lambda d: d["game"].update(pegs=4, colors=10))
     cert("cert-no-pegs.json", "game.pegs: must be from 1 to 8", lambda d: d["game"].update(pegs=0))
     out["cert-repeated-key.json"] = (b'{"format": "mastermind-static-certificate", "version": 1, "version": 1}\n',
