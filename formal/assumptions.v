@@ -1,0 +1,2 @@
+Require Import MM.Checkers.
+Print Assumptions strategy_checker_sound.
