@@ -54,7 +54,7 @@ dot browser:
 
 # `make formal`: the checker proven correct in Coq (docs/formal.md): build it (fails on any Admitted,
 # axiom or assumption), then check with it what the Python side translates (certify/formal.py).
-FORMAL_FILES ?= certificates/knuth-4x6.json
+FORMAL_FILES ?= certificates/knuth-4x6.json certificates/bounds/worst-case-4x6.json
 formal: setup
 	sh formal/build.sh
 	@set -e; for f in $(FORMAL_FILES); do $(PY) -m certify.formal "$$f"; done

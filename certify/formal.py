@@ -113,6 +113,271 @@ def strategy_text(doc) -> str:
     return "\n".join(out) + "\n"
 
 
+# ---------- worst-case lower bounds: elaboration into the core format ----------
+#
+# The core format (formal/README.md) lists, for every node, its set of secrets and the guesses it
+# claims are too few ("left" = bound - 1), and a witness for each guess that the verified checker
+# cannot refute by counting alone: an answer a and a node i whose set, mapped by a permutation P,
+# lies inside the guess's class a. The checker enumerates every guess itself. Here the project's
+# rules are unfolded: references and permuted references become witnesses, `same_as` and
+# interchangeable colours become witnesses through composed permutations, and a class that the
+# project settles by its (tighter) counting bound becomes a new node of its own.
+
+class _Perm:
+    """A permutation in the project's form: y[sigma[i]] = tau[x[i]]."""
+
+    def __init__(self, sigma, tau):
+        self.sigma, self.tau = tuple(sigma), tuple(tau)
+
+    @staticmethod
+    def identity(pegs, colors):
+        return _Perm(range(pegs), range(colors))
+
+    @staticmethod
+    def of(doc, pegs, colors):
+        if not isinstance(doc, dict) or set(doc) != {"pegs", "colors"}:
+            raise Untranslatable("a permutation is malformed")
+        sigma, tau = doc["pegs"], doc["colors"]
+        if sorted(sigma) != list(range(pegs)) or sorted(tau) != list(range(colors)):
+            raise Untranslatable("a permutation is not one")
+        return _Perm(sigma, tau)
+
+    def inverse(self):
+        s, t = [0] * len(self.sigma), [0] * len(self.tau)
+        for i, v in enumerate(self.sigma):
+            s[v] = i
+        for i, v in enumerate(self.tau):
+            t[v] = i
+        return _Perm(s, t)
+
+    def after(self, other):
+        """self o other: other first."""
+        return _Perm([self.sigma[v] for v in other.sigma], [self.tau[v] for v in other.tau])
+
+    def core(self) -> str:
+        """The core format's P then its inverse: peg_map with y[j] = tau[x[peg_map[j]]]."""
+        inv = self.inverse()
+        return " ".join(map(str, list(inv.sigma) + list(self.tau) + list(self.sigma) + list(inv.tau)))
+
+
+class _Bound:
+    def __init__(self, doc, max_extra=200_000):
+        import numpy as np  # noqa: PLC0415 (only the translation of bounds needs it)
+
+        self.np = np
+        if doc.get("format") != "mastermind-lower-bound-certificate":
+            raise Untranslatable("not a lower-bound certificate")
+        self.pegs, self.colors, self.rep, self.black_only = game_of(doc)
+        claims = doc.get("claims")
+        if not isinstance(claims, dict) or set(claims) != {"worst_case"}:
+            raise Untranslatable("only worst-case claims are translated")
+        self.depth = _int(claims["worst_case"], "claims.worst_case")
+        nodes = doc.get("nodes")
+        if "root" in doc or not isinstance(nodes, list) or not nodes:
+            raise Untranslatable("nodes are malformed (or a part of a split proof)")
+        self.nodes = nodes
+        import itertools  # noqa: PLC0415
+
+        allc = [c for c in itertools.product(range(self.colors), repeat=self.pegs)
+                if self.rep or len(set(c)) == self.pegs]
+        self.codes = np.array(allc, dtype=np.int16).reshape(len(allc), self.pegs)
+        self.index = {c: i for i, c in enumerate(allc)}
+        self.tuples = allc
+        p = self.pegs
+        self.K = (p + 1) * (p + 1)
+        self.win = p * (p + 1)
+        answers = p if black_only_b(self) else (p + 1) * (p + 2) // 2 - 1
+        tight = p if self.black_only else p * (p + 3) // 2 - 1  # the project's bound: (p-1, 1) never occurs
+        self.most, self.tight = [0], [0]
+        for _ in range(self.depth + 1):
+            self.most.append(1 + answers * self.most[-1])
+            self.tight.append(1 + tight * self.tight[-1])
+        self.extra = []  # core nodes added for classes settled by the project's counting
+        self.max_extra = max_extra
+
+    # feedback of every code against codes `cols` (indices): matrix len(codes) x len(cols)
+    def fb(self, rows, cols):
+        np = self.np
+        A, B = self.codes[rows], self.codes[cols]
+        black = (A[:, None, :] == B[None, :, :]).sum(2)
+        if self.black_only:
+            return black * (self.pegs + 1)
+        ca = np.stack([(A == c).sum(1) for c in range(self.colors)], 1)
+        cb = np.stack([(B == c).sum(1) for c in range(self.colors)], 1)
+        common = np.minimum(ca[:, None, :], cb[None, :, :]).sum(2)
+        return black * (self.pegs + 1) + (common - black)
+
+    def class_sizes(self, cols):
+        """For every guess, the size of each answer's class at the set `cols` (win excluded)."""
+        np = self.np
+        n = len(self.tuples)
+        out = np.zeros((n, self.K), dtype=np.int64)
+        for start in range(0, n, 512):
+            rows = np.arange(start, min(n, start + 512))
+            f = self.fb(rows, cols)
+            off = f + self.K * np.arange(len(rows))[:, None]
+            out[rows] = np.bincount(off.ravel(), minlength=len(rows) * self.K).reshape(len(rows), self.K)
+        out[:, self.win] = 0
+        return out
+
+    def klass(self, g, cols, key):
+        f = self.fb(np_arr(self, [g]), cols)[0]
+        return [c for c, v in zip(cols, f.tolist()) if v == key and c != g]
+
+    def key_of(self, text):
+        b, w = _answer(text, self.pegs, self.black_only)
+        return b * (self.pegs + 1) + w
+
+    def apply(self, P, i):
+        x = self.tuples[i]
+        y = [0] * self.pegs
+        for j in range(self.pegs):
+            y[P.sigma[j]] = P.tau[x[j]]
+        return self.index[tuple(y)]
+
+
+def black_only_b(b):
+    return b.black_only
+
+
+def np_arr(b, xs):
+    return b.np.array(xs, dtype=b.np.int64)
+
+
+def _canon_perm(bound, g, lists):
+    """The colour permutation mapping g to the lowest code of its orbit under `lists`."""
+    tau = list(range(bound.colors))
+    x = bound.tuples[g]
+    for lst in lists:
+        seen = []
+        for c in x:
+            if c in lst and c not in seen:
+                seen.append(c)
+        rest = [c for c in lst if c not in seen]
+        for src, dst in zip(seen + rest, lst):
+            tau[src] = dst
+    return _Perm(range(bound.pegs), tau)
+
+
+def bound_text(doc, max_extra=200_000) -> str:
+    """The core format of a worst-case lower-bound proof (see the section comment above)."""
+    b = _Bound(doc, max_extra)
+    np = b.np
+    n_proj = len(b.nodes)
+    sets = [None] * n_proj
+    sets[0] = list(range(len(b.tuples)))
+    core = []  # per core node: (set, left, witnesses {guess: (key, node, perm)})
+
+    def ref_of(r):
+        if type(r) is int:
+            return r, _Perm.identity(b.pegs, b.colors)
+        if isinstance(r, dict) and "lemma" in r:
+            raise Untranslatable("lemma references (split proofs) are not translated")
+        if not isinstance(r, dict) or set(r) != {"node", "perm"} or type(r["node"]) is not int:
+            raise Untranslatable("a reference is malformed")
+        return r["node"], _Perm.of(r["perm"], b.pegs, b.colors)
+
+    def bound_of(j):
+        node = b.nodes[j]
+        if not isinstance(node, dict) or type(node.get("bound")) is not int:
+            raise Untranslatable(f"node {j} is malformed")
+        return node["bound"]
+
+    def new_node(cols, left, after):
+        """A core node for the set `cols` hard within `left`, refuted guess by guess."""
+        if len(b.extra) >= b.max_extra:
+            raise Untranslatable("too many extra nodes: the proof leans on the tighter counting bound")
+        idx = n_proj + len(b.extra)
+        entry = [cols, left, {}]
+        b.extra.append(entry)
+        if left >= 1 and len(cols) <= b.most[left]:
+            sizes = b.class_sizes(np_arr(b, cols))
+            for g in range(len(b.tuples)):
+                if sizes[g].max() > b.most[left - 1]:
+                    continue
+                if sizes[g].max() <= b.tight[left - 1]:
+                    continue  # not refuted by the project's counting either: the checker will say so
+                key = int(sizes[g].argmax())
+                cls = b.klass(g, np_arr(b, cols), key)
+                entry[2][g] = (key, new_node(cls, left - 1, idx), _Perm.identity(b.pegs, b.colors))
+        return idx
+
+    for j in range(n_proj):
+        node = b.nodes[j]
+        d = bound_of(j)
+        S = sets[j]
+        if S is None:
+            raise Untranslatable(f"node {j} is never referenced")
+        left = d - 1
+        guesses = node.get("guesses", {})
+        if not isinstance(guesses, dict):
+            raise Untranslatable(f"node {j}: guesses is malformed")
+        cols = np_arr(b, S)
+        # define the children's sets (first reference wins, as in the project's checker)
+        direct = {}
+        for text, entry in guesses.items():
+            g = b.index[tuple(_code(text, b.pegs, b.colors))]
+            if isinstance(entry, dict) and "same_as" not in entry:
+                for key_text, r in entry.items():
+                    key = b.key_of(key_text)
+                    i, P = ref_of(r)
+                    if not j < i < n_proj:
+                        raise Untranslatable(f"node {j}: a reference does not point forward")
+                    cls = b.klass(g, cols, key)
+                    if sets[i] is None:
+                        Pinv = P.inverse()
+                        sets[i] = sorted(b.apply(Pinv, c) for c in cls)
+                    if bound_of(i) >= d - 1:
+                        direct.setdefault(g, (key, i, P))
+        witnesses = {}
+        if left >= 1 and len(S) <= b.most[left]:
+            sizes = b.class_sizes(cols)
+            lists = node.get("interchangeable", [])
+
+            def refute(g, hops=0):
+                """(key, node, perm) for guess g, or None when counting refutes it."""
+                if sizes[g].max() > b.most[left - 1]:
+                    return None
+                if g in direct:
+                    return direct[g]
+                entry = guesses.get("".join(DIGITS[c] for c in b.tuples[g]))
+                if hops < 3 and isinstance(entry, dict) and "same_as" in entry:
+                    h = b.index[tuple(_code(entry["same_as"], b.pegs, b.colors))]
+                    P = _Perm.of(entry["perm"], b.pegs, b.colors)
+                    r = refute(h, hops + 1)
+                    return r and (r[0], r[1], P.inverse().after(r[2]))
+                if hops < 3 and lists:
+                    pi = _canon_perm(b, g, lists)
+                    c = b.apply(pi, g)
+                    if c != g:
+                        r = refute(c, hops + 1)
+                        return r and (r[0], r[1], pi.inverse().after(r[2]))
+                # settled by the project's counting: a node of its own for the largest class
+                if sizes[g].max() <= b.tight[left - 1]:
+                    return None  # nor by that: no witness, and the checker refuses the node
+                key = int(sizes[g].argmax())
+                return key, new_node(b.klass(g, cols, key), left - 1, j), _Perm.identity(b.pegs, b.colors)
+
+            for g in range(len(b.tuples)):
+                r = refute(g)
+                if r is not None:
+                    witnesses[g] = r
+        core.append((S, left, witnesses))
+    core.extend((cols, left, w) for cols, left, w in b.extra)
+
+    out = ["mastermind-bound", str(b.pegs), str(b.colors), str(int(b.rep)), str(int(b.black_only)),
+           str(b.depth), str(len(core))]
+    p1 = b.pegs + 1
+    for S, left, witnesses in core:
+        out.append(f"{left} {len(S)}")
+        out.append(" ".join(" ".join(map(str, b.tuples[c])) for c in S))
+        out.append(str(len(witnesses)))
+        for g in sorted(witnesses):
+            key, i, P = witnesses[g]
+            out.append(" ".join(map(str, b.tuples[g])) + f" {key // p1} {key % p1} {i} {P.core()}")
+    return "\n".join(out) + "\n"
+
+
 def binary() -> Path:
     """The extracted checker built by `make formal` (CERTIFY_FORMAL overrides the path)."""
     return Path(os.environ.get("CERTIFY_FORMAL") or Path(__file__).resolve().parent.parent / "build" / "formal" / "mmcheck")
@@ -124,7 +389,6 @@ def translate(path) -> str:
     if fmt == "mastermind-strategy-certificate":
         return strategy_text(doc)
     if fmt == "mastermind-lower-bound-certificate":
-        from certify.formal_bound import bound_text  # noqa: PLC0415 (step 2; see below)
         return bound_text(doc)
     raise Untranslatable("neither a strategy certificate nor a lower-bound certificate")
 

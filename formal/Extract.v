@@ -3,4 +3,4 @@
 Require Import MM.Mastermind MM.Checkers.
 Require Extraction ExtrOcamlBasic ExtrOcamlNatInt.
 Extraction Language OCaml.
-Extraction "checker.ml" check_strategy.
+Extraction "checker.ml" check_strategy check_bound.

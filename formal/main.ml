@@ -52,6 +52,29 @@ let strategy () =
    Printf.sprintf "the %d secrets of %dx%d are found within %d guesses (the maximum), %d in total, \
 histogram %s" secrets g.pegs g.colors d total (String.concat " " (List.map string_of_int hist)))
 
+(* node: left, the number m of codes and the codes, the number of witnesses and each: the guess,
+   black white, the node index, then P and its inverse Q, each as P peg indices and C colours *)
+let bound () =
+  if word () <> "mastermind-bound" then raise (Bad "not a bound file");
+  let g = read_game () in
+  let d = int () in
+  let perm () = let pm = ints g.pegs in let cm = ints g.colors in { peg_map = pm; color_map = cm } in
+  let node () =
+    let left = int () in
+    let m = int () in
+    let set = List.init m (fun _ -> ints g.pegs) in
+    let w = int () in
+    let witness () =
+      let h = ints g.pegs in let b = int () in let wh = int () in let i = int () in
+      let p = perm () in let q = perm () in ((((h, (b, wh)), i), p), q) in
+    { set; left; witnesses = List.init w (fun _ -> witness ()) } in
+  let n = int () in
+  let nodes = List.init n (fun _ -> node ()) in
+  if !pos <> Array.length !tokens then raise (Bad "data after the last node");
+  (check_bound g d nodes,
+   Printf.sprintf "every strategy for %dx%d needs at least %d guesses for some secret (%d nodes)"
+     g.pegs g.colors d n)
+
 let () =
   match Sys.argv with
   | [| _; path |] ->
@@ -60,6 +83,7 @@ let () =
        let kind = if Array.length !tokens > 0 then !tokens.(0) else "" in
        let ok, claim = match kind with
          | "mastermind-strategy" -> strategy ()
+         | "mastermind-bound" -> bound ()
          | _ -> raise (Bad "unknown file kind") in
        if ok then (print_endline ("accepted (verified checker): " ^ claim); exit 0)
        else (print_endline ("refused (verified checker): not " ^ claim); exit 1)

@@ -1,2 +1,0 @@
-Require Import MM.Checkers.
-Print Assumptions strategy_checker_sound.
