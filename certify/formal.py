@@ -10,30 +10,57 @@ file's, so the checker prints the claim it proved (game, D, histogram) and `cert
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+#: Largest file translated, after decompression (the committed proofs are far below it).
+MAX_BYTES = 512 << 20
 
 
 class Untranslatable(ValueError):
-    """The file cannot be written in the simple format (its shape is wrong)."""
+    """The file cannot be written in the simple format (its shape is wrong): refused, exit 1."""
+
+
+class Unsupported(Untranslatable):
+    """A well-formed file this translation does not cover (a total claim, a split proof): exit 2."""
 
 
 def load(path) -> dict:
-    raw = Path(path).read_bytes()
+    with open(path, "rb") as f:
+        raw = f.read(MAX_BYTES + 1)
+    if len(raw) > MAX_BYTES:
+        raise Unsupported(f"more than {MAX_BYTES >> 20} MiB")
     if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    try:
-        doc = json.loads(raw)
+        try:
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            raw = d.decompress(raw, MAX_BYTES + 1)
+            if len(raw) > MAX_BYTES:
+                raise Unsupported(f"more than {MAX_BYTES >> 20} MiB once decompressed")
+            if not d.eof or d.unused_data:
+                raise Untranslatable("damaged gzip (truncated, or bytes after its end)")
+        except (OSError, EOFError, zlib.error) as e:  # (Unsupported is none of these)
+            raise Untranslatable(f"damaged gzip ({e.__class__.__name__})") from None
+    def no_repeat(pairs):
+        keys = [k for k, _ in pairs]
+        if len(set(keys)) != len(keys):
+            raise Untranslatable("a repeated key in an object")
+        return dict(pairs)
+
+    try:  # the project's JSON rules that decide which claim a file makes: UTF-8, no repeated key
+        doc = json.loads(raw.decode("utf-8"), object_pairs_hook=no_repeat)
     except (ValueError, RecursionError) as e:
-        raise Untranslatable(f"not JSON ({e.__class__.__name__})") from None
+        if isinstance(e, Untranslatable):
+            raise
+        raise Untranslatable(f"not JSON in UTF-8 ({e.__class__.__name__})") from None
     if not isinstance(doc, dict):
         raise Untranslatable("not a JSON object")
+    if doc.get("version") != 1 or type(doc.get("version")) is not int:
+        raise Untranslatable("version is not 1")
     return doc
 
 
@@ -45,15 +72,15 @@ def _int(x, what) -> int:
 
 def game_of(doc) -> tuple[int, int, bool, bool]:
     g = doc.get("game")
-    if not isinstance(g, dict):
-        raise Untranslatable("no game")
+    if not isinstance(g, dict) or set(g) - {"pegs", "colors", "repetition", "feedback"}:
+        raise Untranslatable("game is missing or has an unknown field")
     pegs, colors = _int(g.get("pegs"), "game.pegs"), _int(g.get("colors"), "game.colors")
     rep = g.get("repetition")
     fb = g.get("feedback", "black-white")
     if type(rep) is not bool or fb not in ("black-white", "black-only"):
         raise Untranslatable("game.repetition or game.feedback is malformed")
     if not 1 <= pegs <= 12 or not 1 <= colors <= 36:
-        raise Untranslatable("game out of range")
+        raise Unsupported("game out of range")
     return pegs, colors, rep, fb == "black-only"
 
 
@@ -78,8 +105,8 @@ def strategy_text(doc) -> str:
         raise Untranslatable("not a strategy certificate")
     pegs, colors, rep, black_only = game_of(doc)
     claims = doc.get("claims")
-    if not isinstance(claims, dict):
-        raise Untranslatable("no claims")
+    if not isinstance(claims, dict) or set(claims) != {"secrets", "max_guesses", "total_guesses", "histogram"}:
+        raise Untranslatable("claims are missing or have an unknown field")
     depth = _int(claims.get("max_guesses"), "claims.max_guesses")
     secrets = _int(claims.get("secrets"), "claims.secrets")
     total = _int(claims.get("total_guesses"), "claims.total_guesses")
@@ -161,7 +188,7 @@ class _Perm:
 
 
 class _Bound:
-    def __init__(self, doc, max_extra=200_000):
+    def __init__(self, doc, max_extra=200_000, max_codes=20_000):
         import numpy as np  # noqa: PLC0415 (only the translation of bounds needs it)
 
         self.np = np
@@ -170,13 +197,21 @@ class _Bound:
         self.pegs, self.colors, self.rep, self.black_only = game_of(doc)
         claims = doc.get("claims")
         if not isinstance(claims, dict) or set(claims) != {"worst_case"}:
-            raise Untranslatable("only worst-case claims are translated")
+            raise Unsupported("only worst-case claims are translated (not totals)")
         self.depth = _int(claims["worst_case"], "claims.worst_case")
+        if self.depth > 64:  # more guesses than any game of the translation's size needs
+            raise Unsupported("claims.worst_case above 64")
         nodes = doc.get("nodes")
         if "root" in doc or not isinstance(nodes, list) or not nodes:
-            raise Untranslatable("nodes are malformed (or a part of a split proof)")
+            raise (Unsupported("parts of split proofs are not translated") if "root" in doc
+                   else Untranslatable("nodes are malformed"))
         self.nodes = nodes
         import itertools  # noqa: PLC0415
+        import math  # noqa: PLC0415
+
+        n = self.colors ** self.pegs if self.rep else math.perm(self.colors, self.pegs)
+        if not 1 <= n <= max_codes:
+            raise Unsupported(f"the game has {n} codes: the translation takes at most {max_codes}")
 
         allc = [c for c in itertools.product(range(self.colors), repeat=self.pegs)
                 if self.rep or len(set(c)) == self.pegs]
@@ -272,7 +307,7 @@ def bound_text(doc, max_extra=200_000) -> str:
         if type(r) is int:
             return r, _Perm.identity(b.pegs, b.colors)
         if isinstance(r, dict) and "lemma" in r:
-            raise Untranslatable("lemma references (split proofs) are not translated")
+            raise Unsupported("lemma references (split proofs) are not translated")
         if not isinstance(r, dict) or set(r) != {"node", "perm"} or type(r["node"]) is not int:
             raise Untranslatable("a reference is malformed")
         return r["node"], _Perm.of(r["perm"], b.pegs, b.colors)
@@ -281,12 +316,14 @@ def bound_text(doc, max_extra=200_000) -> str:
         node = b.nodes[j]
         if not isinstance(node, dict) or type(node.get("bound")) is not int:
             raise Untranslatable(f"node {j} is malformed")
+        if not 0 <= node["bound"] <= b.depth:  # no set of codes needs more than all of them
+            raise Untranslatable(f"node {j}: bound out of range")
         return node["bound"]
 
     def new_node(cols, left, after):
         """A core node for the set `cols` hard within `left`, refuted guess by guess."""
         if len(b.extra) >= b.max_extra:
-            raise Untranslatable("too many extra nodes: the proof leans on the tighter counting bound")
+            raise Unsupported("too many extra nodes: the proof leans on the tighter counting bound")
         idx = n_proj + len(b.extra)
         entry = [cols, left, {}]
         b.extra.append(entry)
@@ -343,7 +380,7 @@ def bound_text(doc, max_extra=200_000) -> str:
                 entry = guesses.get("".join(DIGITS[c] for c in b.tuples[g]))
                 if hops < 3 and isinstance(entry, dict) and "same_as" in entry:
                     h = b.index[tuple(_code(entry["same_as"], b.pegs, b.colors))]
-                    P = _Perm.of(entry["perm"], b.pegs, b.colors)
+                    P = _Perm.of(entry.get("perm"), b.pegs, b.colors)
                     r = refute(h, hops + 1)
                     return r and (r[0], r[1], P.inverse().after(r[2]))
                 if hops < 3 and lists:
@@ -384,7 +421,11 @@ def binary() -> Path:
 
 
 def translate(path) -> str:
-    doc = load(path)
+    return translate_doc(load(path))
+
+
+def translate_doc(doc) -> str:
+    """The simple format of a certificate already parsed."""
     fmt = doc.get("format")
     if fmt == "mastermind-strategy-certificate":
         return strategy_text(doc)
@@ -407,6 +448,35 @@ def check_text(text: str, exe=None) -> tuple[int, str]:
     return p.returncode, (p.stdout + p.stderr).strip().replace(str(tmp), "input")
 
 
+def verify_files(paths, as_json: bool = False) -> int:
+    """`certify verify --formal`: each file translated, then checked by the verified checker.
+
+    Exit 0 when all are accepted, 1 when one is refused, 2 when one could not be checked.
+    """
+    from .reader import display  # noqa: PLC0415 (escapes a path for the terminal)
+
+    worst, rows = 0, []
+    for path in paths:
+        try:
+            code, line = check_text(translate(path))
+            status = {0: "valid", 1: "invalid"}.get(code, "unusable")
+        except Unsupported as e:
+            code, status, line = 2, "unusable", f"not translated: {e}"
+        except Untranslatable as e:
+            code, status, line = 1, "invalid", f"refused by the translation: {e}"
+        except (OSError, FileNotFoundError) as e:
+            code, status, line = 2, "unusable", f"not checked: {e.__class__.__name__}: {e}"
+        except Exception as e:  # noqa: BLE001 (the translation is untrusted: a crash is not a verdict)
+            code, status, line = 2, "unusable", f"the translation failed: {e.__class__.__name__}"
+        worst = max(worst, code)
+        rows.append({"file": str(path), "checker": "formal", "status": status, "message": line})
+        if not as_json:
+            print(f"{display(path)}: {line.encode('ascii', 'backslashreplace').decode()}")
+    if as_json:
+        print(json.dumps({"results": rows}, indent=2))
+    return worst
+
+
 def main(argv=None) -> int:
     """python -m certify.formal [--text] FILE: translate and check (or only print the translation)."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -415,17 +485,14 @@ def main(argv=None) -> int:
     if len(args) != 1:
         print("usage: python -m certify.formal [--text] FILE", file=sys.stderr)
         return 2
+    if not only_text:
+        return verify_files(args)
     try:
-        text = translate(args[0])
+        sys.stdout.write(translate(args[0]))
     except (Untranslatable, OSError) as e:
-        print(f"refused: {args[0]}: {e}", file=sys.stderr)
-        return 1 if isinstance(e, Untranslatable) else 2
-    if only_text:
-        sys.stdout.write(text)
-        return 0
-    code, line = check_text(text)
-    print(line)
-    return code
+        print(f"refused: {e}", file=sys.stderr)
+        return 2 if isinstance(e, (Unsupported, OSError)) else 1
+    return 0
 
 
 if __name__ == "__main__":

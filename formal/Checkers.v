@@ -150,6 +150,27 @@ Definition answers (G : game) : list answer :=
    answers besides the win. *)
 Fixpoint most (b k : nat) : nat := match k with 0 => 0 | S k' => 1 + b * most b k' end.
 
+(* The same comparison with numbers that stay below n (b times n at most): extracted to OCaml's
+   63-bit integers, most b k itself would overflow for large k. *)
+Fixpoint most_sat (b k n : nat) : nat :=
+  match k with
+  | 0 => 0
+  | S k' => let m := most_sat b k' n in if n <=? m then n else Nat.min n (1 + b * m)
+  end.
+
+Lemma most_0 : forall k, most 0 k <= 1.
+Proof. destruct k; simpl; lia. Qed.
+
+Lemma most_sat_min : forall b k n, most_sat b k n = Nat.min n (most b k).
+Proof.
+  intros b k n. induction k as [|k IH]; simpl; [lia|]. rewrite IH.
+  destruct (n <=? Nat.min n (most b k)) eqn:E.
+  - apply Nat.leb_le in E. destruct b as [|b].
+    + pose proof (most_0 k). simpl. lia.
+    + assert (most (S b) k <= S b * most (S b) k) by nia. lia.
+  - apply Nat.leb_gt in E. assert (Nat.min n (most b k) = most b k) as -> by lia. reflexivity.
+Qed.
+
 Lemma filter_length_le : forall A (f : A -> bool) l, length (filter f l) <= length l.
 Proof. induction l; simpl; auto. destruct (f a); simpl; lia. Qed.
 
@@ -647,7 +668,8 @@ Qed.
 (* Some class of g at X holds more secrets than k guesses can find. *)
 Definition counted (G : game) (X : list code) (k : nat) (g : code) : bool :=
   let L := map (fun s => (code_eqb g s, feedback G g s)) X in
-  existsb (fun a => most (length (answers G)) k <? length (filter (fun p => negb (fst p) && answer_eqb (snd p) a) L))
+  existsb (fun a => let n := length (filter (fun p => negb (fst p) && answer_eqb (snd p) a) L) in
+                    most_sat (length (answers G)) k n <? n)
           (answers G).
 
 Definition referenced (G : game) (nodes : list node) (j : nat) (X : list code) (k : nat) (g : code)
@@ -678,7 +700,7 @@ Definition node_ok (G : game) (nodes : list node) (j : nat) (n : node) : bool :=
   forallb (is_code G) (set n) && distinct_codes (set n) && (0 <? length (set n)) &&
   match left n with
   | 0 => true
-  | S k => (most (length (answers G)) (S k) <? length (set n))
+  | S k => (most_sat (length (answers G)) (S k) (length (set n)) <? length (set n))
            || refute G nodes j (set n) k (codes G) (witnesses n)
   end.
 
@@ -712,7 +734,10 @@ Lemma counted_sound : forall G X k g, NoDup X -> (forall s, In s X -> is_code G 
   counted G X k g = true -> exists a, hard G (class G g a X) k.
 Proof.
   intros G X k g Hn Hc H. unfold counted in H. apply existsb_exists in H as [a [_ Ha]].
-  exists a. apply Nat.ltb_lt in Ha. rewrite filter_map_length in Ha. simpl in Ha.
+  exists a. apply Nat.ltb_lt in Ha. rewrite most_sat_min in Ha.
+  assert (Hm : most (length (answers G)) k < length (filter (fun p => negb (fst p) && answer_eqb (snd p) a)
+                 (map (fun s => (code_eqb g s, feedback G g s)) X))) by lia.
+  rewrite filter_map_length in Hm. simpl in Hm.
   apply hard_by_counting; auto.
   - apply NoDup_filter. auto.
   - intros s Hs. apply in_class in Hs as [Hs _]. auto.
@@ -762,7 +787,7 @@ Proof.
   - intro t. destruct (set (nth j nodes no_node)) as [|s X]; [contradiction|].
     exists s. split; [now left | reflexivity].
   - apply orb_prop in H as [H|H].
-    + apply hard_by_counting; auto. now apply Nat.ltb_lt.
+    + apply hard_by_counting; auto. apply Nat.ltb_lt in H. rewrite most_sat_min in H. lia.
     + apply hard_by_guesses; auto. intros g Hg. apply in_codes in Hg.
       destruct (refute_sound _ _ _ _ _ _ _ H g Hg) as [Hcnt|[w Hw]].
       * apply counted_sound; auto.
