@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean notebook
+.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean notebook formal
 
 run: setup
 	@mkdir -p build
@@ -51,6 +51,13 @@ $(STAMP): pyproject.toml
 # otherwise a note says how, and the set-up goes on. `make browser` is the same step.
 dot browser:
 	@sh tools/system-packages.sh
+
+# `make formal`: the checker proven correct in Coq (docs/formal.md): build it (fails on any Admitted,
+# axiom or assumption), then check with it what the Python side translates (certify/formal.py).
+FORMAL_FILES ?= certificates/knuth-4x6.json certificates/bounds/worst-case-4x6.json
+formal: setup
+	sh formal/build.sh
+	@set -e; for f in $(FORMAL_FILES); do $(PY) -m certify.formal "$$f"; done
 
 certificates: setup
 	$(PY) -m certify.catalog build

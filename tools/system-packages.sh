@@ -1,6 +1,6 @@
 #!/bin/sh
 # System packages certify can use: none is needed to build, verify or play; the browser tests
-# need chromium and its driver.
+# need chromium and its driver; the checker proven in Coq (make formal) needs coq and ocaml-nox.
 # `make setup` runs this script. For each program missing from the PATH it installs the package
 # with apt-get when it can (running as root, apt-get present), and otherwise says in one line
 # what is missing, what needs it and how to install it. It never fails the set-up.
@@ -10,6 +10,8 @@ PACKAGES='
 dot           graphviz          certify render (the pictures)
 chromium      chromium          tests/test_html.py (the page in a real browser)
 chromedriver  chromium-driver   tests/test_html.py (selenium drives chromium through it)
+coqc          coq               make formal and tests/test_formal.py (the checker proven in Coq)
+ocamlopt      ocaml-nox         make formal and tests/test_formal.py (compiles the extracted checker)
 '
 
 echo "$PACKAGES" | while read -r program package needed_by; do

@@ -37,6 +37,12 @@ def _check_file(path: str, max_guesses, quiet: bool):
 
 def cmd_verify(args) -> int:
     from ..errors import CertifyError
+    if args.formal:  # the checker proven in Coq (make formal builds it; docs/formal.md)
+        if args.optimal or args.value or args.part or args.parts or args.max_guesses is not None:
+            raise CertifyError("--formal goes alone: strategy certificates and worst-case bounds, each checked by itself")
+        from ..formal import verify_files
+
+        return verify_files(args.files, args.json)
     if args.value is not None:  # a mixed strategy beside a weighted lower bound: the game value
         if args.optimal is not None or args.max_guesses is not None:
             raise CertifyError("--value goes alone (a mixed strategy and a weighted lower bound)")
@@ -333,6 +339,9 @@ def register(sub) -> None:
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="with parts: check the files in N processes (default 1; at most the machine's cores)")
     add_limits(p)
+    p.add_argument("--formal", action="store_true",
+                   help="check with the checker proven correct in Coq instead (built by `make formal`; "
+                        "strategy certificates and worst-case bounds; docs/formal.md)")
     add_quiet(p)
     p.set_defaults(func=cmd_verify)
 
