@@ -70,7 +70,7 @@ verify: setup
 ATLAS_BUDGET ?= 600
 atlas: setup
 	$(PY) -m certify.search.atlas build --budget $(ATLAS_BUDGET)
-	$(PY) -m certify.atlas write
+	$(PY) -m certify.atlas write --max-codes 46656 --jobs 2
 
 # `make bench`: every workload of the peers' table beside their figures, and 4x8 (9 min 12 s on 2026-11-27);
 # `make bench BENCH_ARGS=--quick` skips 5 pegs x 8 colours and the big exact searches.

@@ -730,13 +730,64 @@ def write(root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, say=None
 
     table = build_table(root, progress=say, max_codes=max_codes, max_work=max_work, jobs=jobs)
     write_output(table_path, orjson.dumps(table, option=orjson.OPT_INDENT_2) + b"\n")
+    _write_doc(doc, table)
+    return table
+
+
+def add(names, root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, max_codes=None,
+        max_work=None) -> dict:
+    """Check the listed files ``names`` (under certificates/, as the manifests list them) with the
+    checkers, within the user's limits, and put what each proves into the table (its other files
+    as recorded): the step that adds a cell from a checked file without checking every file again.
+    Raises ValueError when a file is not listed or its checker does not accept it."""
+    from .files import write_output
+
+    table = orjson.loads(read_file(table_path, _bases(root) + [table_path.parent], MAX_MANIFEST_BYTES))
+    problems: list = []
+    jobs = {job[0]: job for job, _ in _jobs(root, problems, _limits_kwargs(max_codes, max_work), EXTERNAL_STORE)
+            if job is not None}
+    for name in names:
+        if name not in jobs:
+            raise ValueError(f"{name}: listed by no manifest of certificates/ (adopt it first)")
+        got = _check_one(jobs[name])
+        if got["status"] != 0:
+            raise ValueError(f"{name}: {'not checked' if got['status'] == 2 else 'refused'}: {got['error']}")
+        table["files"][name] = {k: got[k] for k in ("sha256", "kind", "external", "facts")}
+    table["games"] = _rows(table["files"])
+    write_output(table_path, orjson.dumps(table, option=orjson.OPT_INDENT_2) + b"\n")
+    _write_doc(doc, table)
+    return table
+
+
+#: The rows docs/atlas.md shows "at a glance" (written from the table by make atlas; tested).
+GLANCE = ("3x7", "4x6", "5x6", "5x7", "5x8", "3x7-norep", "4x6-norep", "5x6-norep", "5x7-norep", "5x8-norep")
+_GLANCE_START, _GLANCE_END = "<!-- atlas glance: written by make atlas -->", "<!-- end of the glance -->"
+
+
+def glance(table: dict) -> str:
+    """The few rows of docs/atlas.md's "At a glance", as `certify atlas` prints them."""
+    lines = text(table).splitlines()
+    labels = {_label(parse_slug(g)) for g in GLANCE}
+    rows = [line for line in lines[1:] if any(line.startswith(label + "  ") for label in labels)]
+    pattern = "|".join(g.replace("-norep", " norep") for g in GLANCE)
+    return "\n".join(["```", f'$ certify atlas | grep -E "^(game|{pattern})  "', lines[0], *rows, "```"]) + "\n"
+
+
+def _between(page: str, start_mark: str, end_mark: str, content: str) -> str:
+    start, end = page.find(start_mark), page.find(end_mark)
+    if 0 <= start < end:
+        return page[:start + len(start_mark)] + "\n" + content + page[end:]
+    return page
+
+
+def _write_doc(doc: Path, table: dict) -> None:
+    from .files import write_output
+
     if doc.exists():
         page = doc.read_text(encoding="utf-8")
-        start, end = page.find(_DOC_START), page.find(_DOC_END)
-        if 0 <= start < end:
-            page = page[:start + len(_DOC_START)] + "\n" + markdown(table) + page[end:]
-            write_output(doc, page.encode())
-    return table
+        page = _between(page, _DOC_START, _DOC_END, markdown(table))
+        page = _between(page, _GLANCE_START, _GLANCE_END, glance(table))
+        write_output(doc, page.encode())
 
 
 def main(argv=None) -> int:
