@@ -670,7 +670,10 @@ def _commands(root: Path = ROOT) -> dict:
         from . import rebuild
 
         for record in rebuild.records(root):
-            out[record["file"]] = (record["rebuild"], record["check"])
+            where = "certificates" + ("" if record["cwd"] == "." else f"/{record['cwd']}")
+            out[record["file"]] = (f"(in {where}) {record['rebuild']}" if record["rebuild"] else
+                                   f"(no single command: {record.get('how')})",
+                                   f"(in {where}) {record['check']}")
     except (ImportError, ValueError):
         pass
     return out
