@@ -214,7 +214,7 @@ def _header_facts(raw: bytes, name: str, sha: str):
         g, c, extra = slug(doc["game"]), doc["claims"], {"file": name, "sha256": sha}
         if kind == STRATEGY:
             return _strategy_facts(g, c["max_guesses"], c["total_guesses"], c["histogram"], extra)
-        if kind == LOWER_BOUND and "weights" not in doc:
+        if kind == LOWER_BOUND and "weights" not in doc and "weights" not in c:
             return _proof_facts(g, c, None, extra)
     except (reader.Invalid, orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
         return []

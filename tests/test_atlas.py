@@ -187,7 +187,7 @@ def test_certify_atlas_prints_the_table_and_json(tmp_path):
     done = run_cli("atlas")
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("4x6 "))
-    assert line.split()[:4] == ["4x6", "1,296", "5", "5625"]
+    assert line.split()[:6] == ["4x6", "1,296", "5", "[pub]", "5625", "[pub]"]
     done = run_cli("atlas", "--json")
     assert done.returncode == 0
     doc = orjson.loads(done.stdout)
