@@ -478,11 +478,22 @@ def load_table(path: Path = TABLE, root: Path = ROOT, store: Path | None = None)
         for column in COLUMNS:
             if theirs is None or _plain(theirs.get(column)) != _plain(row[column]):
                 problems.append(f"table.json: {g} {HEADINGS[column]}: the table says "
-                                f"{figure_text(column, theirs.get(column) or {}) if theirs else 'nothing'}, "
-                                f"its files give {figure_text(column, row[column])}")
+                                f"{_words(column, theirs.get(column)) if theirs else 'nothing'}, "
+                                f"its files give {_words(column, row[column])}")
     for g in sorted(set(shown) - {slug(r["game"]) for r in got["games"]}):
         problems.append(f"table.json: {g}: a row no file gives")
     return got
+
+
+def _words(column: str, cell) -> str:
+    """A cell as a problem names it: both sides, and "settled" when it says so."""
+    if not isinstance(cell, dict):
+        return "nothing"
+    try:
+        shown = figure_text(column, dict(cell, settled=False))
+    except (KeyError, TypeError, IndexError):
+        return "a damaged cell"
+    return shown + (" (marked settled)" if cell.get("settled") else "")
 
 
 def _plain(cell) -> dict | None:
