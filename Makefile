@@ -72,7 +72,7 @@ atlas: setup
 	$(PY) -m certify.search.atlas build --budget $(ATLAS_BUDGET)
 	$(PY) -m certify.atlas write --max-codes 46656 --jobs 2
 
-# `make rebuild-check`: every record of certificates/rebuild.json followed literally in a scratch
+# `make rebuild-check`: every record of certificates/rebuild/index.json followed literally in a scratch
 # folder, its bytes compared with the committed file's (python -m certify.rebuild run; long: it reruns
 # every search of the atlas, the black-peg and value folders; not part of `make test`).
 rebuild-check: setup

@@ -671,7 +671,7 @@ def markdown(table: dict) -> str:
 
 def _commands(root: Path = ROOT) -> dict:
     """{file name under certificates/ (external: its bare name): (rebuild, check)} from the manifests
-    (certificates/rebuild.json first, then the commands the manifests record)."""
+    (certificates/rebuild/index.json first, then the commands the manifests record)."""
     problems: list = []
     out = {}
     for name, entry, external in _listed(root, problems):

@@ -1,5 +1,5 @@
 """One manifest of how every committed file under certificates/ is made and checked
-(``certificates/rebuild.json``; ``python -m certify.rebuild write|run``, ``make rebuild-check``).
+(``certificates/rebuild/index.json``; ``python -m certify.rebuild write|run``, ``make rebuild-check``).
 
 Each record: ``file`` (under certificates/), ``cwd`` (the folder the commands run in, under
 certificates/), ``rebuild`` (the exact command that writes the file there under its stored name and
@@ -21,7 +21,7 @@ from pathlib import Path
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent / "certificates"
-MANIFEST = "rebuild.json"
+MANIFEST = "rebuild/index.json"  # a folder of its own: certificates/*.json are all certificates
 FORMAT = "certify-rebuild-index"
 
 
@@ -120,7 +120,7 @@ def _others(root: Path, listed: set) -> list:
         if not path.is_file() or rel in listed or not rel.endswith((".json", ".json.gz")):
             continue
         folder = rel.split("/")[0] if "/" in rel else "."
-        if path.name in ("index.json", "table.json", MANIFEST) or folder == "external":
+        if path.name in ("index.json", "table.json") or folder in ("external", "rebuild"):
             continue
         check = f"python -m certify.verify_static {path.name}" if folder == "static" else f"certify verify {path.name}"
         out.append({"file": rel, "cwd": folder, "rebuild": None, "check": check,
@@ -136,7 +136,7 @@ def build(root: Path = ROOT) -> dict:
 
 
 def records(root: Path = ROOT) -> list:
-    """The records of certificates/rebuild.json (ValueError when it is missing or damaged)."""
+    """The records of certificates/rebuild/index.json (ValueError when it is missing or damaged)."""
     from .atlas import MAX_MANIFEST_BYTES, Unread, _bases, read_file
 
     try:

@@ -1,4 +1,4 @@
-"""certificates/rebuild.json (certify/rebuild.py): every committed file has its record; a sample of
+"""certificates/rebuild/index.json (certify/rebuild.py): every committed file has its record; a sample of
 records is followed literally, in a scratch folder, and gives the committed bytes (the stored name
 and compression included); their check commands accept the committed files. `make rebuild-check`
 runs every record."""
