@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 CERTIFY := $(VENV)/bin/certify
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test setup dot browser certificates verify atlas bench pictures docs clean notebook formal
+.PHONY: run test setup dot browser certificates verify atlas rebuild-check bench pictures docs docs-serve clean notebook formal
 
 run: setup
 	@mkdir -p build
@@ -78,7 +78,13 @@ verify: setup
 ATLAS_BUDGET ?= 600
 atlas: setup
 	$(PY) -m certify.search.atlas build --budget $(ATLAS_BUDGET)
-	$(PY) -m certify.atlas write
+	$(PY) -m certify.atlas write --max-codes 46656 --jobs 2
+
+# `make rebuild-check`: every record of certificates/rebuild/index.json followed literally in a scratch
+# folder, its bytes compared with the committed file's (python -m certify.rebuild run; long: it reruns
+# every search of the atlas, the black-peg and value folders; not part of `make test`).
+rebuild-check: setup
+	$(PY) -m certify.rebuild run
 
 # `make bench`: every workload of the peers' table beside their figures, and 4x8 (9 min 12 s on 2026-11-27);
 # `make bench BENCH_ARGS=--quick` skips 5 pegs x 8 colours and the big exact searches.

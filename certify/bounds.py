@@ -56,7 +56,7 @@ def feedback_count(n: int) -> int:
     return n * (n + 3) // 2
 
 
-def q0(n: int, m: int, codes: int | None = None) -> int:
+def q0(n: int, m: int, codes: int | None = None, answers: int | None = None) -> int:
     """Section VI: smallest q with 1 + p + ... + p^q >= m^n (or ``codes`` when given).
 
     A tree whose j-th level holds at most p^(j-1) guesses finds at most 1 + p + ... + p^(K-1)
@@ -64,7 +64,7 @@ def q0(n: int, m: int, codes: int | None = None) -> int:
     one that wins) on some secret.
     """
     target = m**n if codes is None else codes
-    p = feedback_count(n)
+    p = feedback_count(n) if answers is None else answers  # black-only: n + 1 answers
     q, total, power = 0, 1, 1
     while total < target:
         q += 1

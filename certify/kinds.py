@@ -1,8 +1,8 @@
 """The one place that decides a file's kind and which trusted checker reads it, for the CLI's
 ``verify``, ``value`` and ``why`` and for the Python API alike.
 
-Bytes are read once; ``kind_of`` reads the ``"format"`` field near the start of the text (plain
-or gzip), and ``check_bytes`` hands the bytes to the checker of that kind: the strategy verifier
+Bytes are read once; ``kind_of`` reads the document's own top-level ``"format"`` field (plain or
+gzip, as the checkers parse it), and ``check_bytes`` hands the bytes to the checker of that kind: the strategy verifier
 (verify.py), the lower-bound checker (verify_bound.py) or the mixed-strategy checker
 (verify_mixed.py). Each checker checks the format itself, and when it names another kind's format
 the other checker gets the same bytes. So what a command shows is always what one of the trusted
@@ -41,7 +41,21 @@ _FORMAT = re.compile(rb'"format"\s*:\s*"([^"\\]*)"')
 
 
 def format_of(raw: bytes) -> str | None:
-    """The "format" the first 64 KiB of text announce (plain or gzip), or None."""
+    """The document's own top-level "format" (plain or gzip, every gzip member), or None.
+
+    Read from the parsed document, as each checker reads it: a "format" nested in metadata, or
+    one past the first gzip member, is not mistaken for the file's own. The top-level members
+    before "format" are checked by the checkers' reader (bounded, never built) and the scan stops
+    at "format", so the cost is the decompression and the few fields before it. A file the
+    reader cannot parse falls back to the first "format" string of its first 64 KiB, for the
+    checker to refuse with its own message."""
+    from . import reader
+
+    try:
+        buf = reader.text(raw, MAX_TEXT)
+        return _top_format(buf, reader)
+    except (reader.Invalid, ValueError, RecursionError, MemoryError):
+        pass
     head = raw[:1 << 16]
     if raw[:2] == b"\x1f\x8b":
         try:
@@ -52,8 +66,38 @@ def format_of(raw: bytes) -> str | None:
     return m.group(1).decode(errors="replace") if m else None
 
 
+#: The most text a file's kind is read from: the largest any checker takes (verify.MAX_BYTES).
+MAX_TEXT = 256 << 20
+
+
+class _Found(Exception):
+    pass
+
+
+def _top_format(buf: bytes, reader) -> str | None:
+    """The top-level "format" string of the JSON object ``buf``, or None (not an object, no such
+    member, not a string)."""
+    found: list = []
+
+    def member(key, start: int) -> int:
+        if key == "format":
+            end = reader.header(buf, start, key)[0]
+            found.append(reader.build(buf, start, end))
+            raise _Found
+        return reader.skip(buf, start, level=2)[0]
+
+    start = reader.SPACE.match(buf).end()
+    if buf[start:start + 1] != b"{":
+        return None
+    try:
+        reader.members(buf, start, member)
+    except _Found:
+        pass
+    return found[0] if found and isinstance(found[0], str) else None
+
+
 def kind_of(raw: bytes) -> str:
-    """The kind of certificate the first 64 KiB announce; a strategy when unsure."""
+    """The kind of certificate the document's own "format" names; a strategy when unsure."""
     return FORMATS.get(format_of(raw), STRATEGY)
 
 

@@ -39,7 +39,7 @@ def summary_lines(name: str, game: dict, claims: dict) -> list[str]:
     ]
 
 
-def distribution_table(strategy: dict, game: dict, stats: dict, proven="index") -> str:
+def distribution_table(strategy: dict, game: dict, stats: dict, proven="index", max_codes=None) -> str:
     """The table as the published studies print it: guesses, count, frequency %, cumulative %;
     then the lower bounds on the worst case, each named by where it comes from. ``proven``: the
     best proven one ({"bound", "file", "source"}: a proof checked in this run), None for none, or
@@ -58,10 +58,12 @@ def distribution_table(strategy: dict, game: dict, stats: dict, proven="index") 
     if proven == "index":
         from .why import committed_worst_case
 
-        proven = committed_worst_case(game)
+        proven = committed_worst_case(game, max_codes=max_codes)
     rows.append("lower bounds on the worst case (guesses every strategy needs for some secret):")
     rows.append(f"  counting, from the number of answers alone (Viaud 1987, VI: q0 = {b['q0']}): >= {b['lower']}")
-    if proven:
+    if proven and proven.get("bound") is None:
+        rows.append(f"  proof certificate {shown(proven['file'])}: {shown(proven['source'], 300)}")
+    elif proven:
         rows.append(f"  proof certificate {shown(proven['file'])} ({proven['source']}; `certify why` explains "
                     f"it): >= {proven['bound']}")
     else:
@@ -80,7 +82,9 @@ def bounds(strategy: dict, game: dict) -> dict:
 
     n, m = game["pegs"], game["colors"]
     codes = m**n if game["repetition"] else math.perm(m, n)
-    out = {"q0": q0(n, m, codes)}
+    # the count of answers is the game's rule's: n + 1 under black-only (0..n blacks)
+    answers = n + 1 if game.get("feedback") == "black-only" else None
+    out = {"q0": q0(n, m, codes, answers)}
     out["lower"] = out["q0"] + 1
     if strategy["name"] == "viaud" and game["repetition"]:
         out["viaud_prop_v1"] = viaud_max_guesses(n, m)

@@ -67,7 +67,8 @@ def test_a_game_with_its_proofs_strategies_and_value_is_settled_in_every_column(
     assert Fraction(row["value"]["upper"]["figure"]) == Fraction(73, 27)
     text = atlas.text(table)
     line = next(line for line in text.splitlines() if line.startswith("3x3 "))
-    assert line.split() == ["3x3", "27", "4", "73", "73", "(D=4)", "1,", "73", "73/27"]
+    assert line.split() == ["3x3", "27", "4", "[new]", "73", "[pub]", "73", "(D=4)", "[new]", "1,", "73", "[new]",
+                            "73/27", "[new]"]
 
 
 def test_a_cell_without_its_proof_shows_the_interval_never_a_blank(tmp_path):
@@ -186,7 +187,7 @@ def test_certify_atlas_prints_the_table_and_json(tmp_path):
     done = run_cli("atlas")
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("4x6 "))
-    assert line.split()[:4] == ["4x6", "1,296", "5", "5625"]
+    assert line.split()[:6] == ["4x6", "1,296", "5", "[pub]", "5625", "[pub]"]
     done = run_cli("atlas", "--json")
     assert done.returncode == 0
     doc = orjson.loads(done.stdout)
@@ -198,7 +199,7 @@ def test_a_table_whose_file_changed_is_reported(tmp_path):
     shutil.copytree(CERTS / "bounds", root / "bounds")
     (root / "bounds" / "worst-case-4x6.json").write_bytes(b"{}")
     table = atlas.load_table(atlas.TABLE, root)
-    assert any(p.startswith("bounds/worst-case-4x6.json: missing, or not the bytes") for p in table["problems"])
+    assert any(p.startswith("bounds/worst-case-4x6.json: not the bytes that were checked") for p in table["problems"])
 
 
 def test_the_builder_writes_each_missing_file_once_and_resumes(tmp_path):

@@ -245,12 +245,12 @@ def test_stats_names_the_counting_bound_and_the_proven_one(tmp_path):
     at = lines.index("lower bounds on the worst case (guesses every strategy needs for some secret):")
     assert lines[at + 1] == "  counting, from the number of answers alone (Viaud 1987, VI: q0 = 3): >= 4"
     assert lines[at + 2] == ("  proof certificate certificates/bounds/worst-case-4x6.json (listed in "
-                             "certificates/bounds/index.json; `certify why` explains it): >= 5")
+                             "certificates/bounds/index.json, checked now; `certify why` explains it): >= 5")
     doc = json.loads(certify("stats", ROOT / "certificates" / "knuth-4x6.json", "--json").stdout)
     assert doc["bounds"]["lower"] == 4
     assert doc["bounds"]["proven_worst_case"] == {"bound": 5, "file": "certificates/bounds/worst-case-4x6.json",
-                                                  "source": "listed in certificates/bounds/index.json"}
-    # Only a listed file with its listed sha256 counts.
+                                                  "source": "listed in certificates/bounds/index.json, checked now"}
+    # Only a listed file its checker accepts counts: the manifest's claim is never taken.
     folder = tmp_path / "bounds"
     folder.mkdir()
     (folder / "worst-case-4x6.json").write_bytes(WORST_4X6.read_bytes())
@@ -260,7 +260,9 @@ def test_stats_names_the_counting_bound_and_the_proven_one(tmp_path):
     game = {"pegs": 4, "colors": 6, "repetition": True}
     assert committed_worst_case(game, folder)["bound"] == 5
     assert committed_worst_case(dict(game, colors=5), folder) is None
-    (folder / "worst-case-4x6.json").write_bytes(WORST_4X6.read_bytes().replace(b'"bound":5', b'"bound":6'))
+    doc = json.loads(WORST_4X6.read_bytes())
+    doc["claims"]["worst_case"] = 6  # false: Knuth's strategy needs only 5
+    (folder / "worst-case-4x6.json").write_text(json.dumps(doc))
     assert committed_worst_case(game, folder) is None
 
 

@@ -4,30 +4,59 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_INVALID, EXIT_OK, print_json
+from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, print_json
 
 
 def cmd_atlas(args) -> int:
     from .. import atlas
     from ..errors import CertifyError
 
-    if args.check:
-        say = None if args.quiet else _progress()
-        table = atlas.build_table(progress=say)
-    else:
-        if not atlas.TABLE.exists():
-            raise CertifyError(f"no atlas table at {atlas.TABLE} (make atlas writes it; --check builds it "
-                               "from the files)")
-        table = atlas.load_table()
-    if args.json:
-        print_json(table, "atlas")
+    if args.game is not None:
+        try:
+            atlas.parse_slug(args.game)
+        except ValueError as e:
+            raise CertifyError(str(e)) from None
+    for name in ("max_codes", "max_work", "jobs"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise CertifyError(f"--{name.replace('_', '-')} must be at least 1")
+    if not args.check and (args.max_codes or args.max_work):
+        raise CertifyError("--max-codes and --max-work apply to --check (the checkers run only then)")
+    try:
+        if args.check:
+            say = None if args.quiet else _progress()
+            table = atlas.build_table(progress=say, max_codes=args.max_codes, max_work=args.max_work,
+                                      jobs=args.jobs or 1)
+        else:
+            if not atlas.TABLE.exists():
+                raise CertifyError("no atlas table at certificates/atlas/table.json (make atlas writes it; "
+                                   "--check builds it from the files)")
+            table = atlas.load_table()
+    except ValueError as e:
+        raise CertifyError(str(e)) from None
+    if args.game is not None:
+        try:
+            shown = atlas.detail(table, args.game)
+        except ValueError as e:
+            raise CertifyError(str(e)) from None
+        if args.json:
+            row = next(r for r in table["games"] if atlas.slug(r["game"]) == args.game)
+            print_json({"game": row, "unchecked": [u for u in table["unchecked"] if u[0] == args.game],
+                        "problems": table["problems"], "unusable": table["unusable"]}, "atlas")
+        else:
+            sys.stdout.write(shown)
+    elif args.json:
+        print_json({k: v for k, v in table.items() if k != "files"}, "atlas")
     elif args.markdown:
         sys.stdout.write(atlas.markdown(table))
     else:
         sys.stdout.write(atlas.text(table))
-    for problem in table["problems"] if args.json or args.markdown else ():
-        print(f"problem: {problem}", file=sys.stderr)
-    return EXIT_INVALID if table["problems"] else EXIT_OK
+    if args.json or args.markdown or args.game is not None:
+        for line in table["unusable"]:
+            print(f"not checked: {line}", file=sys.stderr)
+        for problem in table["problems"]:
+            print(f"problem: {problem}", file=sys.stderr)
+    return EXIT_INVALID if table["problems"] else EXIT_USAGE if table["unusable"] else EXIT_OK
 
 
 def _progress():
@@ -50,9 +79,18 @@ def register(sub) -> None:
                        "fewest secrets needing D then the least total, and the game value; each cell from a "
                        "strategy certificate and a lower-bound proof the trusted checkers accepted, or the "
                        "interval proven when it is not settled. Without --check, the table make atlas wrote, "
-                       "after confirming that every file it names has the bytes that were checked.")
+                       "after confirming that every file it names has the bytes that were checked and the figures its "
+                       "files give; each cell marked [new], [pub] (published) or [ext] (external).")
+    p.add_argument("game", nargs="?", metavar="GAME",
+                   help="one game in full (5x7, 4x10-norep, 3x6-black): its files, sha256, rebuild and check "
+                   "commands, and the published figure")
     p.add_argument("--check", action="store_true",
                    help="check every file again with the trusted checkers (minutes) instead of reading the table")
+    p.add_argument("--max-codes", type=int, metavar="N",
+                   help="--check: the lower-bound checker's code limit (default 10,000; a file past it is "
+                   "listed as not checked, exit 2); a manifest never raises it")
+    p.add_argument("--max-work", type=int, metavar="N", help="--check: the checkers' work limit")
+    p.add_argument("--jobs", type=int, metavar="N", help="--check: files checked at once (default 1)")
     form = p.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="the table as JSON (atlas_version 1)")
     form.add_argument("--markdown", action="store_true", help="the table in Markdown, cells linking their files")

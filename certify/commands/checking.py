@@ -217,7 +217,7 @@ def cmd_stats(args) -> int:
         from ..optimality import compare
 
         lower = compare(report, _checked(args.bound, LOWER_BOUND, quiet=args.quiet))
-    proven = _proven_worst_case(report.game, lower)
+    proven = _proven_worst_case(report.game, lower, getattr(args, "max_codes", None))
     if args.plot:
         from ..plot import plot_distribution
 
@@ -239,7 +239,7 @@ def cmd_stats(args) -> int:
     return EXIT_OK
 
 
-def _proven_worst_case(game: dict, lower):
+def _proven_worst_case(game: dict, lower, max_codes=None):
     """The best proven worst-case bound of the game, kept apart from the counting bound: a
     worst-case proof checked in this run (--bound), or the committed proof the manifest lists."""
     from ..why import committed_worst_case
@@ -247,8 +247,9 @@ def _proven_worst_case(game: dict, lower):
     found = []  # on a tie the first wins: the proof checked in this run
     if lower is not None and "worst_case" in lower["claims"]:
         found.append({"bound": lower["proven_minimum"], "file": lower["bound_file"], "source": "checked in this run"})
-    found.append(committed_worst_case(game))
-    return max((p for p in found if p), key=lambda p: p["bound"], default=None)
+    found.append(committed_worst_case(game, max_codes=max_codes))
+    checked = [p for p in found if p and p["bound"] is not None]
+    return max(checked, key=lambda p: p["bound"], default=None) or next((p for p in found if p), None)
 
 
 def cmd_explain(args) -> int:

@@ -339,24 +339,41 @@ def externalise(folder: Path = FOLDER, store: Path = EXTERNAL_STORE, say=print) 
     _save(manifest, folder)
 
 
-def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | None = None) -> dict:
-    """List a file written by hand (a command run outside the builder: a search longer than any
-    budget, or a partial bound such as ``certify bound --worst --at-least K``) in the atlas: the
-    file is copied here after its checker accepted it, with the command that rebuilds it."""
-    from ..files import write_output
-    from ..optimality import CODES_CEILING, STRATEGY, check_bytes
+def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | None = None,
+          max_codes: int | None = None, max_work: int | None = None, table: bool = True) -> dict:
+    """Add a cell from a file written by hand (a command run outside the builder: a search longer
+    than any budget, or a partial bound such as ``certify bound --worst --at-least K``): the file is
+    checked within the user's limits, copied here (the bytes checked, not the file read again),
+    listed in certificates/atlas/index.json with ``command``, the command that rebuilds it (it must
+    write the file's own name: ``-o NAME`` or ``--strategy-out NAME``), and put into the atlas's
+    table and docs/atlas.md (certify.atlas.add). Raises ValueError when refused."""
+    import shlex
 
-    raw = Path(path).read_bytes()
-    kind, report = check_bytes(raw, path, max_codes=CODES_CEILING)
+    from .. import atlas
+    from ..files import write_output
+    from ..kinds import STRATEGY, check_bytes
+
+    name = Path(path).name
+    if name not in shlex.split(command):
+        raise ValueError(f"{path}: the rebuild command must write {name} under that name (-o {name}), "
+                         "so that following it gives these bytes")
+    raw = atlas.read_file(Path(path), [Path(path).resolve().parent])
+    limits = atlas._limits_kwargs(max_codes, max_work)
+    kind, report = check_bytes(raw, path, **limits)
     if not report.valid:
         raise ValueError(f"{path}: {report.error}")
     manifest = load_manifest(folder)
-    target = folder / Path(path).name
-    if target.resolve() != Path(path).resolve():  # the bytes checked, not the file read again
+    target = folder / name
+    if target.resolve() != Path(path).resolve():
         write_output(target, gzip.decompress(raw) if target.name.endswith(".gz") else raw)
+        if target.read_bytes() != raw:
+            target.unlink()
+            raise ValueError(f"{path}: not the bytes certify writes under this name (write it with -o {name})")
     entry = _entry(target, "strategy" if kind == STRATEGY else "proof", command, {"cpu": cpu_seconds})
     manifest["files"] = [e for e in manifest["files"] if e["file"] != target.name] + [entry]
     _save(manifest, folder)
+    if table and folder == FOLDER:
+        atlas.add([f"atlas/{name}"], max_codes=max_codes, max_work=max_work)
     return entry
 
 
@@ -374,13 +391,23 @@ def main(argv=None) -> int:
     parser.add_argument("--file", help="adopt: the file (checked, then copied here)")
     parser.add_argument("--rebuild", help="adopt: the command that rebuilds it")
     parser.add_argument("--cpu", type=float, help="adopt: the CPU seconds it took")
+    parser.add_argument("--max-codes", type=int, help="adopt: the lower-bound checker's code limit")
+    parser.add_argument("--max-work", type=int, help="adopt: the checkers' work limit")
     parser.add_argument("games", nargs="*", metavar="GAME", help="only these games (4x6, 4x10-norep...)")
     parser.add_argument("--budget", type=float, default=600, help="seconds a search may take (default 600)")
     parser.add_argument("--task", action="append", choices=TASKS, help="only these questions")
     args = parser.parse_args(argv)
     say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     if args.command == "adopt":
-        say(str(adopt(args.file, args.rebuild, cpu_seconds=args.cpu)))
+        if not args.file or not args.rebuild:
+            parser.error("adopt needs --file FILE and --rebuild COMMAND")
+        try:
+            entry = adopt(args.file, args.rebuild, cpu_seconds=args.cpu, max_codes=args.max_codes,
+                          max_work=args.max_work)
+        except ValueError as e:
+            print(f"python -m certify.search.atlas adopt: {e}", file=sys.stderr)
+            return 1
+        say(f"{entry['file']}: checked, listed in certificates/atlas/index.json and in the atlas's table")
         return 0
     if args.command == "build":
         build(set(args.games), tuple(args.task or TASKS), args.budget, say=say)
