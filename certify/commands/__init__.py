@@ -7,9 +7,9 @@ into messages and exit codes.
 
 from __future__ import annotations
 
-from . import atlas, bounding, building, checking, drawing, importing, playing, splitting, static, value
+from . import atlas, bounding, building, checking, drawing, estimating, importing, playing, splitting, static, value
 
 #: In the order they appear in ``certify --help``.
-FAMILIES = (building, importing, checking, drawing, playing, bounding, splitting, value, atlas, static)
+FAMILIES = (building, importing, checking, drawing, playing, bounding, estimating, splitting, value, atlas, static)
 
 __all__ = ["FAMILIES"]

@@ -25,6 +25,8 @@ EXAMPLES = {
     "html": ["certify html certificates/knuth-4x6.json -o knuth-4x6.html"],
     "bound": ["certify bound --pegs 3 --colors 3 --worst -o worst-3x3.json",
               "certify bound --pegs 3 --colors 3 --total --strategy-out best-3x3.json -o total-3x3.json"],
+    "estimate": ["certify estimate --pegs 5 --colors 7 --worst",
+                 "certify estimate --pegs 4 --colors 9 --worst --upto 7 --probes 40 --json"],
     "why": ["certify why certificates/bounds/worst-case-4x6.json",
             "certify why certificates/bounds/worst-case-4x7.json.gz --depth 2 --branches 3 --html why-4x7.html"],
     "split-proof": ["certify split-proof certificates/bounds/total-4x7.json.gz --depth 1 -o parts-4x7",

@@ -48,7 +48,7 @@ TASKS = ("worst", "total", "worst,total", "count-first", "knuth", "value")
 MAX_VALUE_CODES = 1296
 #: Knuth's strategy (an upper bound on the worst case and the total) is built for the games where the
 #: total search is long (past Bulls and Cows' 5,040 codes: hours), up to this many codes (6x8: 262,144
-#: codes, about a minute and 1 MB gzipped); so is the worst-case search's strategy within D.
+#: codes, about a minute and 1 MB gzipped).
 MIN_KNUTH_CODES = 5040
 MAX_KNUTH_CODES = 300_000
 
@@ -140,8 +140,10 @@ def _run(pegs, colors, repetition, task, d, folder: str, conn) -> None:
                    "seconds": round(time.process_time() - start, 2), "searched": 0})
         conn.close()
         return
-    if task == "worst":  # where the total search is long, the worst-case search writes the strategy within D too
-        result = exact.worst_case(game, strategy=game.size > MIN_KNUTH_CODES)
+    if task == "worst":  # every strategy a search finds is kept: it is what settles the cell's upper side
+        # (6x7 without repetition has exactly 5,040 codes and stayed at Knuth's 8 while this search had
+        # found a strategy within 7: only games past 5,040 kept theirs)
+        result = exact.worst_case(game, strategy=True)
     elif task == "total":
         result = exact.total(game)
     elif task == "worst,total":
