@@ -25,15 +25,10 @@ def check_written(raw: bytes, name: str, codes: int):
     search of this package wrote, for a game of ``codes`` codes: its own output, not hostile input,
     so checked with every code of the game and the lower-bound checker's largest work budget
     (the search reports what that took: :func:`check_options`)."""
-    import inspect
-
-    def work(check) -> dict:  # (the checkers take max_work from issue 43's limits on)
-        return {"max_work": verify_bound.MAX_PAIRS} if "max_work" in inspect.signature(check).parameters else {}
-
     if kind_of(raw) == STRATEGY:
-        return verify.verify_bytes(raw, name, **work(verify.verify_bytes))
+        return verify.verify_bytes(raw, name, max_work=verify_bound.MAX_PAIRS)
     return verify_bound.check_bytes(raw, name, None, max(codes, verify_bound.MAX_CODES),
-                                    **work(verify_bound.check_bytes))
+                                    max_work=verify_bound.MAX_PAIRS)
 
 
 def check_options(report, size: int) -> str:
