@@ -169,5 +169,7 @@ def plot(rows, out, inputs=()) -> None:
     save(fig, out, fmt, inputs)
 
 
-def to_json(rows) -> dict:
-    return {"compare_version": 1, "rows": rows}
+def to_json(rows, refused=()) -> dict:
+    """The rows, and the reports of the files refused (invalid, or unusable: over a limit); a
+    table is shown only when none is refused, so one of the two lists is empty."""
+    return {"compare_version": 1, "rows": rows, "refused": [r.to_json() for r in refused]}

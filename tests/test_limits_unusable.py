@@ -158,3 +158,59 @@ def test_the_api_passes_the_limits_all_the_way(proof):
     assert api.load(K46, max_work=5801).report.valid
     with pytest.raises(api.CertifyError):
         api.load(K46, max_work=0)
+
+
+# -- one JSON shape, refused or not ----------------------------------------------------------------
+
+def _json_run(capsys, *argv):
+    """(exit code, JSON printed) of the CLI run in this process (the suite's time: no new interpreter)."""
+    from certify.__main__ import main
+
+    capsys.readouterr()
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as e:  # (a command stops so when its file is refused)
+        code = e.code
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
+def _first_key(doc: dict) -> str:
+    return next(iter(doc))
+
+
+def test_compare_json_keeps_its_shape_for_a_refused_file(capsys):
+    code, doc = _json_run(capsys, "compare", K46, "--max-work", "100", "--json")
+    assert code == 2 and _first_key(doc) == "compare_version" and doc["rows"] == []
+    assert [(r["file"], r["status"], r["limit"]["option"]) for r in doc["refused"]] == [
+        (str(K46), "unusable", "--max-work")]
+    code, doc = _json_run(capsys, "compare", K46, "--json")
+    assert code == 0 and doc["refused"] == [] and doc["rows"][0]["max_guesses"] == 5
+
+
+def test_verify_optimal_json_keeps_its_shape_for_a_refused_file(capsys, proof):
+    code, doc = _json_run(capsys, "verify", K46, "--optimal", proof, "--json")
+    assert code == 2 and _first_key(doc) == "report_version" and doc["optimality"] is None
+    assert doc["strategy"]["valid"] and doc["bound"]["status"] == "unusable"
+    assert doc["bound"]["limit"]["needed"] == 10648
+    worst, total = CERTS / "bounds" / "worst-case-4x6.json", CERTS / "bounds" / "total-4x6.json"
+    code, doc = _json_run(capsys, "verify", K46, "--optimal", worst, "--optimal", total, "--json", "--max-work", "100")
+    assert code == 2 and doc["strategy"]["status"] == "unusable" and doc["bounds"] == [None, None]
+    code, doc = _json_run(capsys, "verify", MIXED, "--value", MAKER, "--max-work", "10", "--json")
+    assert code == 2 and _first_key(doc) == "report_version" and doc["value"] is None
+    assert doc["mixed"]["status"] == "unusable" and doc["bound"] is None
+
+
+@pytest.mark.parametrize("argv, kind", [
+    (("stats", K46), "stats"), (("explain", K46, "3132"), "explain"),
+    (("html", K46, "-o", "{tmp}/k.html"), "html"), (("render", K46, "-o", "{tmp}/k.dot"), "render"),
+    (("export", K46, "-o", "{tmp}/k.graphml"), "export"), (("hint", "--certificate", K46), "hint")])
+def test_a_refused_file_is_json_under_the_commands_version_key(capsys, tmp_path, argv, kind):
+    argv = [str(a).replace("{tmp}", str(tmp_path)) for a in argv]
+    code, doc = _json_run(capsys, *argv, "--json", "--max-work", "100")
+    assert code == 2 and _first_key(doc) == f"{kind}_version" and doc["status"] == "unusable"
+
+
+def test_stats_bound_refused_is_json_too(capsys, proof):
+    code, doc = _json_run(capsys, "stats", K46, "--bound", proof, "--json")
+    assert code == 2 and _first_key(doc) == "stats_version" and doc["limit"]["option"] == "--max-codes"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..kinds import MANIFESTS  # (cheap: constants; the checkers are imported when a file is checked)
-from .common import EXIT_OK, LIMITS, add_limits, add_quiet, load_verified, positive, print_json, verified, wrong_kind
+from .common import (EXIT_OK, LIMITS, add_limits, add_quiet, load_verified, positive, print_json, refused, verified,
+                     wrong_kind)
 
 
 def _note(quiet: bool = False):
@@ -107,11 +108,12 @@ def _verify_split(args) -> int:
         if len(args.files) != 1:
             raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(args.files)} files")
         strategy = _checked(args.files[0], STRATEGY, args.max_guesses, args.quiet)
+        if not strategy.valid:
+            return _refused_optimal(args.json, strategy, [None], pair=False)
         bound = verify_bound.check_split(args.optimal, parts, args.jobs, _note(args.quiet), _progress(args.quiet),
                                          LIMITS["max_codes"] or verify_bound.MAX_CODES, LIMITS["max_work"])[0]
         if not bound.valid:
-            print(bound.line(), file=sys.stderr)
-            return bound.status
+            return _refused_optimal(args.json, strategy, [bound], pair=False)
         return _show_optimal(strategy, bound, args.json)
     if args.max_guesses is not None:
         raise CertifyError("--max-guesses applies to strategy certificates; with --part/--parts the files "
@@ -128,19 +130,32 @@ def _verify_split(args) -> int:
 
 
 def _checked(path: str, want: str, max_guesses=None, quiet: bool = False):
-    """The report of a valid certificate of kind ``want`` (the file read once; a strategy within
-    ``max_guesses``); else SystemExit with the checker's status, or CertifyError for the wrong kind."""
+    """The report of a certificate of kind ``want`` (the file read once; a strategy within
+    ``max_guesses``), valid or not (the caller shows a refusal in its own shape); CertifyError for
+    a valid file of another kind."""
     from ..errors import CertifyError
     from ..kinds import check_any
     from ..text import shown
 
     kind, report = check_any(path, max_guesses, on_wait=_note(quiet), progress=_progress(quiet), **LIMITS)
-    if not report.valid:
-        print(report.line(), file=sys.stderr)
-        raise SystemExit(report.status)
-    if kind != want:
+    if report.valid and kind != want:
         raise CertifyError(f"{shown(path)} is a {kind} certificate, not a {want} certificate")
     return report
+
+
+def _refused_optimal(as_json: bool, strategy, bounds: list, pair: bool) -> int:
+    """A strategy or a bound of ``verify --optimal`` that is not valid (invalid, or unusable: over
+    a limit): its line on stderr, or with --json the --optimal shape with every report made so far
+    (a file left unchecked after a refusal is null) and "optimality": null. Exit: its status."""
+    bad = next(r for r in [strategy, *bounds] if r is not None and not r.valid)
+    if as_json:
+        shown = {"strategy": dict(strategy.to_json(), kind="strategy")}
+        reports = [None if b is None else dict(b.to_json(), kind="lower-bound") for b in bounds]
+        shown.update({"bounds": reports} if pair else {"bound": reports[0]})
+        print_json({"report_version": 1, "tool": "certify.verify", **shown, "optimality": None})
+    else:
+        print(bad.line(), file=sys.stderr)
+    return bad.status
 
 
 def _optimal(files, bound_file: str, as_json: bool, max_guesses=None, quiet: bool = False) -> int:
@@ -151,7 +166,9 @@ def _optimal(files, bound_file: str, as_json: bool, max_guesses=None, quiet: boo
         raise CertifyError(f"--optimal compares one strategy certificate with the bound, got {len(files)} files")
 
     strategy = _checked(files[0], STRATEGY, max_guesses, quiet)
-    bound = _checked(bound_file, LOWER_BOUND, quiet=quiet)
+    bound = _checked(bound_file, LOWER_BOUND, quiet=quiet) if strategy.valid else None
+    if bound is None or not bound.valid:
+        return _refused_optimal(as_json, strategy, [bound], pair=False)
     return _show_optimal(strategy, bound, as_json)
 
 
@@ -181,7 +198,12 @@ def _optimal_pair(files, bound_files, as_json: bool, max_guesses=None, quiet: bo
     if len(files) != 1:
         raise CertifyError(f"--optimal compares one strategy certificate with the bounds, got {len(files)} files")
     strategy = _checked(files[0], STRATEGY, max_guesses, quiet)
-    bounds = [_checked(f, LOWER_BOUND, quiet=quiet) for f in bound_files]
+    bounds = [None] * len(bound_files)
+    for i, f in enumerate(bound_files):  # up to the first refusal
+        if all(r is None or r.valid for r in [strategy, *bounds]):
+            bounds[i] = _checked(f, LOWER_BOUND, quiet=quiet)
+    if not all(r is not None and r.valid for r in [strategy, *bounds]):
+        return _refused_optimal(as_json, strategy, bounds, pair=True)
     worst = [b for b in bounds if "worst_case" in b.claims]
     if len(worst) != 1:
         raise CertifyError("--optimal twice: one worst-case bound and one total bound (least worst case, "
@@ -216,7 +238,10 @@ def cmd_stats(args) -> int:
         from ..kinds import LOWER_BOUND
         from ..optimality import compare
 
-        lower = compare(report, _checked(args.bound, LOWER_BOUND, quiet=args.quiet))
+        bound = _checked(args.bound, LOWER_BOUND, quiet=args.quiet)
+        if not bound.valid:  # invalid, or unusable (a limit named): the bound's report, as stats shows one
+            return refused(bound, args.json, "stats")
+        lower = compare(report, bound)
     proven = _proven_worst_case(report.game, lower, getattr(args, "max_codes", None))
     if args.plot:
         from ..plot import plot_distribution
@@ -288,8 +313,11 @@ def cmd_compare(args) -> int:
     if bad:  # every number must be verified: no table with a file left out
         for report in bad:
             wrong_kind(report.file, report)  # a file of another kind: named, with the command that reads it
-        for report in bad:
-            print(report.line(), file=sys.stderr)
+        if args.json:  # the same shape, no rows, the refused files' reports
+            print_json(compare.to_json([], bad))
+        else:
+            for report in bad:
+                print(report.line(), file=sys.stderr)
         return max(r.status for r in bad)
     rows = compare.sort([compare.row(r) for r in valid], args.sort)
     if args.plot:

@@ -61,6 +61,8 @@ def set_limits(args) -> None:
     from ..errors import CertifyError
 
     COMMAND[0] = getattr(args, "command", None)
+    JSON_OUT[0] = bool(getattr(args, "json", False))
+    JSON_KIND[0] = _json_kind(COMMAND[0], args)
     LIMITS["max_codes"] = getattr(args, "max_codes", None)
     LIMITS["max_work"] = getattr(args, "max_work", None)
     if LIMITS["max_codes"] is not None:
@@ -145,12 +147,28 @@ def print_json(obj, kind: str | None = None) -> None:
     sys.stdout.flush()
 
 
-def refused(report, as_json: bool = False, kind: str | None = None) -> int:
+#: Whether this run's command was given --json, and the version key its JSON output starts with
+#: (set by set_limits): a file refused on the way is then reported as JSON too, never as text alone.
+JSON_OUT = [False]
+JSON_KIND = [None]
+
+
+def _json_kind(command, args) -> str | None:
+    """The KIND of the running command's ``KIND_version`` key (print_json)."""
+    if command == "render" and getattr(args, "book", False):
+        return "book"
+    return {"verify": "report", "split-proof": "split"}.get(command, command)
+
+
+def refused(report, as_json: bool | None = None, kind: str | None = None) -> int:
     """Show a report that is not valid (invalid, or unusable: not checked, a limit named) and
-    return its status: its one line on stderr, or with ``as_json`` the checker's JSON report on
-    stdout (``"status": "unusable"`` and ``"limit"`` for a file over a limit)."""
+    return its status: its one line on stderr, or with ``as_json`` (by default: whether the
+    command was given --json) the checker's JSON report on stdout under the command's version
+    key (``"status": "unusable"`` and ``"limit"`` for a file over a limit)."""
+    if as_json is None:
+        as_json = JSON_OUT[0]
     if as_json:
-        print_json(report.to_json(), kind)
+        print_json(report.to_json(), kind or JSON_KIND[0])
     else:
         print(report.line(), file=sys.stderr)
     return report.status
@@ -173,12 +191,12 @@ def wrong_kind(path: str, report) -> None:
 COMMAND = [None]
 
 
-def verified(path: str, max_guesses=None, quiet: bool = False, as_json: bool = False):
+def verified(path: str, max_guesses=None, quiet: bool = False, as_json: bool | None = None):
     """Verify a file and return its report, or raise SystemExit with the verifier's status."""
     return load_verified(path, max_guesses, quiet, as_json)[0]
 
 
-def load_verified(path: str, max_guesses=None, quiet: bool = False, as_json: bool = False):
+def load_verified(path: str, max_guesses=None, quiet: bool = False, as_json: bool | None = None):
     """(report, certificate) of a file read ONCE: the certificate dict is the very document the
     verifier checked, never a second reading of the file. Raises SystemExit with the verifier's
     status (after printing its one line) when the file is not a valid certificate. ``quiet``: no

@@ -29,10 +29,10 @@ def compare_value(mixed, bound) -> dict:
     return compare(mixed, bound)
 
 
-def _checked(path: str, want: str, quiet: bool, as_json: bool = False):
-    """The valid report of a mixed strategy (``want`` = MIXED) or a lower bound, checked by the
-    checker certify.kinds picks; else SystemExit with the checker's status, or CertifyError for
-    the wrong kind."""
+def _checked(path: str, want: str, quiet: bool):
+    """The report of a mixed strategy (``want`` = MIXED) or a lower bound, checked by the checker
+    certify.kinds picks, valid or not (``report.valid``); SystemExit for an unreadable file,
+    CertifyError for the wrong kind."""
     from ..errors import CertifyError
     from ..kinds import check_bytes, kind_of, read
     from ..text import shown
@@ -46,8 +46,6 @@ def _checked(path: str, want: str, quiet: bool, as_json: bool = False):
         kind, report = check_bytes(raw, path, **LIMITS)
     if kind != want:
         raise CertifyError(f"{shown(path)} is a {WORDS[kind]} certificate, not a {WORDS[want]} certificate")
-    if not report.valid:  # invalid, or unusable (a limit: not checked)
-        raise SystemExit(refused(report, as_json))
     return report
 
 
@@ -57,8 +55,15 @@ def verify_value(files, bound_file: str, as_json: bool, quiet: bool = False) -> 
 
     if len(files) != 1:
         raise CertifyError(f"--value compares one mixed-strategy certificate with the weighted bound, got {len(files)} files")
-    mixed = _checked(files[0], MIXED, quiet, as_json)
-    bound = _checked(bound_file, LOWER_BOUND, quiet, as_json)
+    mixed = _checked(files[0], MIXED, quiet)
+    bound = _checked(bound_file, LOWER_BOUND, quiet) if mixed.valid else None
+    if not mixed.valid or not bound.valid:  # invalid, or unusable (a limit: not checked)
+        bad = bound if mixed.valid else mixed
+        if not as_json:
+            return refused(bad, False)
+        print_json({"report_version": 1, "tool": "certify.verify", "mixed": dict(mixed.to_json(), kind=MIXED),
+                    "bound": bound and dict(bound.to_json(), kind="lower-bound"), "value": None})
+        return bad.status
     result = compare_value(mixed, bound)
     if as_json:
         print_json({"report_version": 1, "tool": "certify.verify",
