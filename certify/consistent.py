@@ -20,7 +20,7 @@ from .text import shown
 #: Up to this many consistent secrets are listed without --list.
 LIST_LIMIT = 20
 
-__all__ = ["LIST_LIMIT", "parse_feedback", "parse_clue", "consistent", "minimal_conflict",
+__all__ = ["LIST_LIMIT", "parse_feedback", "parse_blacks", "parse_clue", "consistent", "minimal_conflict",
            "answer_text", "report"]
 
 # ASCII digits only: \d would take any script's digits (full-width, Arabic-Indic...).
@@ -55,16 +55,14 @@ def parse_feedback(text: str, pegs: int) -> tuple[int, int]:
 
 
 def parse_blacks(text: str, pegs: int) -> tuple[int, int]:
-    """(black, 0) from the answer of a black-peg game: one number, the black pegs (``2``; ``2,0``
-    is taken too). CertifyError for anything else, or more black pegs than the code has."""
-    m = re.fullmatch(r"\s*([0-9]{1,6})\s*(?:,\s*0\s*)?", text)
-    if not m:
-        raise CertifyError(f"{shown(text.strip(), 40)!r} is not an answer of black-peg Mastermind: write the "
-                           "number of black pegs (e.g. 2)")
-    black = int(m.group(1))
-    if black > pegs:
-        raise CertifyError(f"{black} is impossible: the code has only {pegs} pegs")
-    return black, 0
+    """(black, 0) from the answer of a black-peg game: one number, the black pegs (``2``), 0 to
+    ``pegs``. The one parser of a black-peg answer (consistent, hint, play and the API):
+    CertifyError for anything else, ``2,0`` included (there are no white pegs to give)."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 6 and int(digits) <= pegs):
+        raise CertifyError(f"{shown(digits, 20)!r} is not an answer of black-peg Mastermind: the number of "
+                           f"black pegs, 0 to {pegs} (e.g. 2)")
+    return int(digits), 0
 
 
 def parse_clue(game: Game, text: str, names: Names | None = None) -> tuple[int, int]:

@@ -17,7 +17,7 @@ import os
 import random
 
 from . import verify
-from .consistent import consistent, minimal_conflict, parse_feedback
+from .consistent import consistent, minimal_conflict, parse_blacks, parse_feedback
 from .errors import CertifyError
 from .game import ALPHABET, Game
 from .letters import ANSWER, ANSWER_MEANS, Names, parse_letters
@@ -233,14 +233,7 @@ def _answer(con: Console, game: Game, guess: str, index: int, n: int, candidates
         if command in ("u", "undo"):
             return "u"
         try:
-            if game.black_only:  # one number: the black pegs
-                text = line.strip()
-                if not (text.isascii() and text.isdigit() and int(text) <= game.pegs):
-                    raise CertifyError(f"{shown(text, 20)!r} is not an answer: the number of black pegs, "
-                                       f"0 to {game.pegs}")
-                black, white = int(text), 0
-            else:
-                black, white = parse_feedback(line, game.pegs)
+            black, white = (parse_blacks if game.black_only else parse_feedback)(line, game.pegs)
             fb = game.encode(black, white)
             if possible is None:  # the answers any code of the game could give
                 possible = set(game.feedback([index], consistent(game, ()))[0].tolist())

@@ -438,7 +438,7 @@ def test_play_finds_every_secret_from_black_peg_answers(secret):
 
 def test_play_takes_one_number_and_names_the_wrong_black_peg_answer():
     status, text = _play("2,0\n0\n2\n22\n")
-    assert "'2,0' is not an answer: the number of black pegs, 0 to 2; try again" in text
+    assert "'2,0' is not an answer of black-peg Mastermind: the number of black pegs, 0 to 2 (e.g. 2); try again" in text
     assert "you answered 2; for 22 it is 0" in text and status == 1
 
 

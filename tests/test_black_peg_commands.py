@@ -104,3 +104,37 @@ def test_the_api_hint_uses_the_certificates_rule():
         api.hint_after([], certificate=BLACK_3X4, feedback="black-white")
     free = api.hint_after([("012", 1)], pegs=3, colors=3, feedback="black-only")
     assert free.doc["candidates"] == sum(_blacks("012", s) == 1 for s in _codes(3, 3))
+
+
+WHITE_TOO = "'2,0' is not an answer of black-peg Mastermind: the number of black pegs, 0 to 3 (e.g. 2)"
+
+
+@pytest.mark.parametrize("argv", [
+    ("consistent", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=2,0"),
+    ("hint", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=2,0"),
+    ("hint", "--certificate", BLACK_3X4, "012=2,0"),
+    ("hint", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "--table", "012=2,0")])
+def test_a_black_peg_answer_is_one_number_in_every_command(capsys, argv):
+    """One rule, one parser (consistent.parse_blacks): '2,0' was taken by hint and consistent
+    while play refused it."""
+    from certify.__main__ import main
+
+    assert main([str(a) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"certify {argv[0]}: error: answer '012=2,0': {WHITE_TOO}"), err
+    assert main([str(a) if a != "012=2,0" else "012=2" for a in argv] + ["--json"]) == 0
+
+
+def test_the_api_and_play_read_a_black_peg_answer_with_the_same_parser():
+    import io
+
+    from certify import play
+
+    with pytest.raises(api.CertifyError, match=r"'2,0' is not an answer of black-peg Mastermind"):
+        api.hint_after([("012", (2, 0))], pegs=3, colors=3, feedback="black-only")
+    with pytest.raises(api.CertifyError, match=r"'2,0' is not an answer of black-peg Mastermind"):
+        api.hint_after(["012=2,0"], certificate=BLACK_3X4)
+    cert = json.loads(BLACK_3X4.read_text())
+    out = io.StringIO()
+    play.play_tree(cert, io.StringIO("2,0\nq\n"), out, colour=False)
+    assert f"{WHITE_TOO}; try again" in out.getvalue()
