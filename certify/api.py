@@ -1221,12 +1221,13 @@ def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None,
     return [Report(r, LOWER_BOUND) for r in reports]
 
 
-def game_value(pegs: int = 3, colors: int = 3, no_repetition: bool = False) -> GameValue:
+def game_value(pegs: int = 3, colors: int = 3, no_repetition: bool = False,
+               feedback: str = "black-white") -> GameValue:
     """The value of the game in which the codemaker draws the secret from a distribution and the
     codebreaker may randomise (``certify value``), for games of at most 1296 codes: the
     codemaker's weighted lower bound and the codebreaker's mixed strategy, each checked by its
-    trusted checker, then compared. Save them with ``.codemaker.save(path)`` and
-    ``.codebreaker.save(path)``."""
+    trusted checker (under the files' rule), then compared. ``feedback="black-only"``: black-peg
+    Mastermind. Save them with ``.codemaker.save(path)`` and ``.codebreaker.save(path)``."""
     import orjson
 
     from ._version import __version__
@@ -1235,12 +1236,12 @@ def game_value(pegs: int = 3, colors: int = 3, no_repetition: bool = False) -> G
     from .value import game_value as solve
     from .value import mixed_document
 
-    game = _game(pegs, colors, no_repetition)
+    game = _game(pegs, colors, no_repetition, feedback)
     if game.size > MAX_VALUE_CODES:
         raise CertifyError(f"game {game} has {game.size} codes; the game value is searched for games of at most "
                            f"{MAX_VALUE_CODES} codes (4x6)")
     generator = {"name": "certify", "version": __version__}
-    result = solve(game.pegs, game.colors, game.repetition, generator=generator)
+    result = solve(game.pegs, game.colors, game.repetition, generator=generator, feedback=game.feedback_rule)
     maker = _checked(orjson.dumps(result.proof, option=orjson.OPT_SORT_KEYS) + b"\n", f"<value {game.slug} codemaker>")
     breaker = _checked(orjson.dumps(mixed_document(result, generator), option=orjson.OPT_INDENT_2) + b"\n",
                        f"<value {game.slug} codebreaker>")

@@ -241,7 +241,7 @@ def _engine_responses(space, weights, variants: bool):
     from .game import Game
     from .search.wengine import WINF, WeightedSearch
 
-    game = Game(space.pegs, space.colors, space.repetition)
+    game = Game(space.pegs, space.colors, space.repetition, _rule(space))
     n = space.n
 
     def per_code(per_orbit):
@@ -289,13 +289,22 @@ def _responses(space, weights, variants: bool):
     return total, out
 
 
-def game_value(pegs: int, colors: int, repetition: bool = True, say=None, generator=None) -> ValueResult:
-    """The game value with both certificates' contents (see the module's docstring)."""
+def _rule(space) -> str:
+    return "black-only" if space.black_only else "black-white"
+
+
+def game_value(pegs: int, colors: int, repetition: bool = True, say=None, generator=None,
+               feedback: str = "black-white") -> ValueResult:
+    """The game value with both certificates' contents (see the module's docstring); ``feedback``
+    "black-only" plays black-peg Mastermind (a peg and colour permutation keeps the black pegs
+    too, so the orbits and the argument are the same)."""
     from .search.weighted import Solver, Space, tree_depths, write_proof
 
     t0, c0 = time.perf_counter(), time.process_time()
     say = say or (lambda line: None)
-    space = Space(pegs, colors, repetition)
+    if feedback not in ("black-white", "black-only"):
+        raise ValueError(f"feedback: 'black-white' or 'black-only', got {feedback!r}")
+    space = Space(pegs, colors, repetition, feedback == "black-only")
     rows: list[Row] = []
     seen = set()
 
@@ -373,7 +382,8 @@ def _support_proof(space, weights, generator) -> dict:
     from .search.proof import dumps
 
     # (the writer's node references become plain numbers, as in the file)
-    proof = orjson.loads(dumps(exact.support_total(Game(space.pegs, space.colors, space.repetition), orbits).proof))
+    game = Game(space.pegs, space.colors, space.repetition, _rule(space))
+    proof = orjson.loads(dumps(exact.support_total(game, orbits).proof))
     if generator is not None:
         proof = {**proof, "generator": generator}
     return proof

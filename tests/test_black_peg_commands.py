@@ -138,3 +138,30 @@ def test_the_api_and_play_read_a_black_peg_answer_with_the_same_parser():
     out = io.StringIO()
     play.play_tree(cert, io.StringIO("2,0\nq\n"), out, colour=False)
     assert f"{WHITE_TOO}; try again" in out.getvalue()
+
+
+def test_value_under_the_black_peg_rule_is_checked_under_the_files_rule(capsys, tmp_path):
+    """certify value --feedback black-only: the weighted search with the black-peg answer; both
+    files say the rule and both checkers read it from them (a file stripped of its rule is refused)."""
+    from fractions import Fraction
+
+    from certify import verify_bound, verify_mixed
+    from certify.__main__ import main
+
+    prefix = tmp_path / "v"
+    assert main(["value", "--pegs", "2", "--colors", "3", "--feedback", "black-only", "--prefix", str(prefix),
+                 "--json", "-q"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["proven"] and doc["game"]["feedback"] == "black-only"
+    # uniform is optimal here: the value is the least total of black-peg 2x3, which the committed proof proves
+    committed = verify_bound.check_file(CERTS / "black-peg" / "total-2x3-black.json")
+    assert committed.valid and Fraction(doc["value"]) == Fraction(committed.claims["total"], 9) == Fraction(25, 9)
+    maker, breaker = (tmp_path / f"v-{side}.json" for side in ("codemaker", "codebreaker"))
+    assert main(["verify", str(breaker), "--value", str(maker), "-q"]) == 0
+    for path, check in ((maker, verify_bound.check_bytes), (breaker, verify_mixed.check_bytes)):
+        data = json.loads(path.read_text())
+        assert data["game"]["feedback"] == "black-only" and check(path.read_bytes()).valid
+        del data["game"]["feedback"]
+        assert check(json.dumps(data).encode()).status == 1, path.name
+    assert api.game_value(2, 3, feedback="black-only").value == Fraction(25, 9)
+    assert api.game_value(2, 3).value == Fraction(29, 12)

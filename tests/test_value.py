@@ -45,8 +45,9 @@ def _pareto(points):
     return [p for p in points if not any(q != p and all(a <= b for a, b in zip(q, p)) for q in points)]
 
 
-def oracle_value(pegs: int, colors: int) -> Fraction:
-    """The value, by brute force, for a game with repetition whose codes form two orbits."""
+def oracle_value(pegs: int, colors: int, black_only: bool = False) -> Fraction:
+    """The value, by brute force, for a game with repetition whose codes form two orbits (under
+    the black-only rule with ``black_only``: the answer is the verifier's black pegs alone)."""
     codes = verify.codes(pegs, colors, True)
     keys = sorted({_orbit_of(c) for c in codes}, key=lambda k: -k[0])
     assert len(keys) == 2
@@ -68,7 +69,7 @@ def oracle_value(pegs: int, colors: int) -> Fraction:
         for g in codes:
             classes = {}
             for s in S:
-                f = verify.feedback(g, s)
+                f = verify.blacks(g, s) if black_only else verify.feedback(g, s)
                 if f != (pegs, 0):
                     classes.setdefault(f, []).append(s)
             if g not in S and len(classes) == 1:
@@ -95,6 +96,22 @@ def test_value_of_the_tiniest_games_matches_the_brute_force_oracle(pegs, colors)
     result = game_value(pegs, colors)
     assert result.value == oracle_value(pegs, colors)
     assert Fraction(result.total, result.weight_sum) == result.value
+
+
+@pytest.mark.parametrize("pegs,colors", [(2, 2), (2, 3), (3, 2), (2, 4)])
+def test_black_peg_value_of_the_tiniest_games_matches_the_brute_force_oracle(pegs, colors):
+    result = game_value(pegs, colors, feedback="black-only")
+    assert result.value == oracle_value(pegs, colors, black_only=True)
+    assert result.value != oracle_value(pegs, colors) or (pegs, colors) == (2, 2)  # the rule matters
+    assert result.proof["game"]["feedback"] == "black-only"
+    assert all(set(n) <= {"0", "1", "2", "3"} for t in mixed_document(result)["strategies"]
+               for n in _keys(t["tree"]))  # black pegs, never "B,W"
+
+
+def _keys(tree: dict):
+    for key, child in tree.get("next", {}).items():
+        yield key
+        yield from _keys(child)
 
 
 def test_two_by_three_matches_bonnet_and_viennot():

@@ -13,7 +13,8 @@ import sys
 from fractions import Fraction
 
 from ..kinds import LOWER_BOUND, MIXED, WORDS
-from .common import EXIT_INVALID, EXIT_OK, LIMITS, add_game_args, add_limits, add_quiet, game_of, print_json, refused
+from .common import (EXIT_INVALID, EXIT_OK, LIMITS, add_feedback_arg, add_game_args, add_limits, add_quiet, game_of,
+                     print_json, refused)
 
 #: Games of at most this many codes: the weighted search keeps Python sets (bitmasks) of codes.
 MAX_VALUE_CODES = 1296
@@ -101,7 +102,8 @@ def cmd_value(args) -> int:
     say = (lambda line: None) if args.quiet or not sys.stderr.isatty() else (
         lambda line: print(line, file=sys.stderr, flush=True))
     generator = {"name": "certify", "version": __version__}
-    result = game_value(game.pegs, game.colors, game.repetition, say=say, generator=generator)
+    result = game_value(game.pegs, game.colors, game.repetition, say=say, generator=generator,
+                        feedback=game.feedback_rule)
     import orjson
 
     # the proof compact with sorted keys, as the other lower-bound proofs; the trees indented
@@ -156,6 +158,7 @@ def register(sub) -> None:
                        "PREFIX-codebreaker.json (a mixed strategy needing <= v on average for every secret), "
                        "checks both with the trusted checkers and states v when they meet.")
     add_game_args(p)
+    add_feedback_arg(p)
     p.add_argument("--prefix", dest="output", metavar="PREFIX",
                    help="the two files written: PREFIX-codemaker.json and PREFIX-codebreaker.json (.json.gz "
                         f"past {GZIP_CODES} codes); default value-GAME, e.g. value-3x3")

@@ -40,14 +40,19 @@ def orbit_key(code: str) -> tuple:
     return tuple(sorted(Counter(code).values(), reverse=True))
 
 
-def _feedback(g: str, s: str) -> tuple[int, int]:
+def _feedback(g: str, s: str, black_only: bool = False) -> tuple[int, int]:
     black = sum(a == b for a, b in zip(g, s))
+    if black_only:  # black-peg Mastermind: the answer is the black pegs alone
+        return black, 0
     common = sum(min(g.count(c), s.count(c)) for c in set(g))
     return black, common - black
 
 
-def non_winning_feedbacks(pegs: int, colors: int, repetition: bool) -> int:
-    """b, as the lower-bound checker counts it (docs/lower-bound-format.md, "Counting bounds")."""
+def non_winning_feedbacks(pegs: int, colors: int, repetition: bool, black_only: bool = False) -> int:
+    """b, as the lower-bound checker counts it (docs/lower-bound-format.md, "Counting bounds"):
+    under the black-only rule 0 .. pegs - 1 black pegs."""
+    if black_only:
+        return pegs
     low = 0 if repetition else max(0, 2 * pegs - colors)
     pairs = [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b) if low <= b + w <= pegs]
     return sum(1 for p in pairs if p != (pegs - 1, 1) and p != (pegs, 0))
@@ -73,8 +78,8 @@ class Space:
     """The codes of a game, their feedback masks and their orbits (weight-independent, shared by
     every solver of the game, with the partitions of the sets met so far)."""
 
-    def __init__(self, pegs: int, colors: int, repetition: bool = True) -> None:
-        self.pegs, self.colors, self.repetition = pegs, colors, repetition
+    def __init__(self, pegs: int, colors: int, repetition: bool = True, black_only: bool = False) -> None:
+        self.pegs, self.colors, self.repetition, self.black_only = pegs, colors, repetition, black_only
         letters = ALPHABET[:colors]
         if repetition:
             self.codes = ["".join(t) for t in itertools.product(letters, repeat=pegs)]
@@ -83,14 +88,14 @@ class Space:
         self.n = n = len(self.codes)
         self.index = {c: i for i, c in enumerate(self.codes)}
         self.all = (1 << n) - 1
-        self.b = non_winning_feedbacks(pegs, colors, repetition)
+        self.b = non_winning_feedbacks(pegs, colors, repetition, black_only)
         win = (pegs, 0)
         # fbmask[g] = [(key, mask of the codes s with feedback(g, s) = key)] over non-winning keys
         self.fbmask = []
         for g in self.codes:
             groups: dict = {}
             for i, s in enumerate(self.codes):
-                f = _feedback(g, s)
+                f = _feedback(g, s, black_only)
                 if f != win:
                     groups[f] = groups.get(f, 0) | (1 << i)
             self.fbmask.append(sorted(groups.items()))
@@ -113,10 +118,18 @@ class Space:
         self._swaps: dict = {}
 
     def label(self) -> str:
-        return f"{self.pegs}x{self.colors}" + ("" if self.repetition else " without repetition")
+        return (f"{self.pegs}x{self.colors}" + ("" if self.repetition else " without repetition")
+                + (" black-only" if self.black_only else ""))
 
     def game_json(self) -> dict:
-        return {"pegs": self.pegs, "colors": self.colors, "repetition": self.repetition}
+        """The files' "game": "feedback" only for black-only, as every certificate writes it."""
+        out = {"pegs": self.pegs, "colors": self.colors, "repetition": self.repetition}
+        return {**out, "feedback": "black-only"} if self.black_only else out
+
+    def key(self, feedback) -> str:
+        """A feedback's key in the files: "B,W", or "B" under the black-only rule."""
+        b, w = feedback
+        return str(b) if self.black_only else f"{b},{w}"
 
     def counts(self, mask: int) -> tuple:
         """How many codes of each orbit the set holds."""
@@ -352,8 +365,8 @@ class Solver:
             classes = space.classes(g, m)
             if classes:
                 nxt = out["next"] = {}
-                for (b, w), c in classes:
-                    nxt[f"{b},{w}"] = sub = {}
+                for f, c in classes:
+                    nxt[space.key(f)] = sub = {}
                     stack.append((c, sub))
         return root
 
@@ -368,8 +381,8 @@ def tree_depths(space: Space, tree: dict) -> list[int]:
         if (mask >> g) & 1:
             depths[g] = d
         nxt = node.get("next", {})
-        for (b, w), c in space.classes(g, mask):
-            child = nxt.get(f"{b},{w}")
+        for f, c in space.classes(g, mask):
+            child = nxt.get(space.key(f))
             if child is not None:
                 stack.append((child, c, d + 1))
     return depths
@@ -413,7 +426,7 @@ def write_proof(solver: Solver, generator: dict | None = None) -> dict:
             refs = _refute(solver, mask, d, here, g)
             if refs is None:
                 continue
-            entries[space.codes[g]] = {f"{b},{w}": ref for (b, w), ref in refs}
+            entries[space.codes[g]] = {space.key(f): ref for f, ref in refs}
             todo.extend(ref for _, ref in refs)
         if at_root:  # the other canonical codes: the same as their orbit's lowest code
             for g in canonical:
