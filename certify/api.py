@@ -81,7 +81,8 @@ def _refused(report: Report):
 
 #: The CLI's options that the messages of the checkers and commands name, and the API's parameter
 #: for each (``--max-guesses 4`` -> ``max_guesses=4``).
-_OPTIONS = {"max-guesses": "max_guesses", "max-codes": "max_codes", "max-work": "max_work", "depth": "depth",
+_OPTIONS = {"max-guesses": "max_guesses", "max-codes": "max_codes", "max-work": "max_work", "max-nodes": "max_nodes",
+            "depth": "depth",
             "branches": "branches",
             "run": "run", "pegs": "pegs", "colors": "colors", "no-repetition": "no_repetition",
             "part": "parts", "parts": "parts", "letters": "letters", "layout": "layout", "at": "at",
@@ -213,13 +214,13 @@ def _not_a_manifest(data: bytes, name: str) -> None:
                            f"{MANIFESTS[form].split(' / ')[-1]} checks it")
 
 
-def _checked(data: bytes, name: str, path=None, max_codes=None, max_work=None):
+def _checked(data: bytes, name: str, path=None, max_codes=None, max_work=None, max_nodes=None):
     """A Certificate, a Bound or a MixedStrategy of bytes a trusted checker accepted (the checker
     certify.kinds picks); else InvalidCertificate."""
     from .kinds import LOWER_BOUND, MIXED, STRATEGY, check_bytes
 
     _not_a_manifest(data, name)
-    kind, report = check_bytes(data, name, keep=True, max_codes=max_codes, max_work=max_work)
+    kind, report = check_bytes(data, name, keep=True, max_codes=max_codes, max_work=max_work, max_nodes=max_nodes)
     if not report.valid:
         raise _refused(Report(report, kind))
     if kind in (STRATEGY, LOWER_BOUND, MIXED):
@@ -913,35 +914,40 @@ def _max_work(max_work):
     return max_work
 
 
-def load(source, max_codes: int | None = None, max_work: int | None = None
+def _max_nodes(max_nodes):
+    _positive(max_nodes, "max_nodes")
+    return max_nodes
+
+
+def load(source, max_codes: int | None = None, max_work: int | None = None, max_nodes: int | None = None
          ) -> Certificate | Bound | MixedStrategy | StaticCertificate:
     """A certificate from a path, bytes (plain or gzipped JSON) or a dict (the parsed JSON), read
     once and checked by the checker of its kind (certify.kinds): a :class:`Certificate`
     (strategy), a :class:`Bound` (lower bound), a :class:`MixedStrategy` or a
     :class:`StaticCertificate` (Static Mastermind). ``max_codes`` lets the lower-bound and
     mixed-strategy checkers take games past 10,000 codes; ``max_work`` replaces the work budget
-    (default: by the file's size). Raises :class:`InvalidCertificate` when the checker refuses it,
+    (default: by the file's size); ``max_nodes`` the node limit (default 2,000,000). Raises :class:`InvalidCertificate` when the checker refuses it,
     :class:`UnusableCertificate` when a limit stopped the check (the message names the keyword
     that raises it), CertifyError for a manifest or a file that cannot be read."""
     if isinstance(source, _VALUES):
         return source
     data, name, path = _read(source)
-    return _checked(data, name, path, _max_codes(max_codes), _max_work(max_work))
+    return _checked(data, name, path, _max_codes(max_codes), _max_work(max_work), _max_nodes(max_nodes))
 
 
 def verify_certificate(source, max_guesses: int | None = None, max_codes: int | None = None,
-                       max_work: int | None = None) -> Report:
+                       max_work: int | None = None, max_nodes: int | None = None) -> Report:
     """The trusted checker's report on a path, bytes, a dict or a checked value (``certify
     verify``): a report that says invalid or unusable is returned, not raised (unusable: a limit
     stopped the check, ``report.limit`` says which). ``max_guesses`` also requires a strategy to
     find every secret within that many guesses; ``max_codes`` lets the lower-bound checker take
-    games past 10,000 codes, ``max_work`` replaces the work budget. A manifest
+    games past 10,000 codes, ``max_work`` replaces the work budget, ``max_nodes`` the node limit. A manifest
     (certificates/index.json...) is not a certificate: CertifyError, where ``certify verify``
     skips it."""
     from .kinds import STRATEGY, check_bytes, manifest_of, read
 
     _positive(max_guesses, "max_guesses")
-    _max_codes(max_codes), _max_work(max_work)
+    _max_codes(max_codes), _max_work(max_work), _max_nodes(max_nodes)
     if isinstance(source, _VALUES):
         data, name = source.data, source.file
     elif isinstance(source, (bytes, bytearray, memoryview)):
@@ -957,7 +963,7 @@ def verify_certificate(source, max_guesses: int | None = None, max_codes: int | 
         raise CertifyError(f"expected a certificate, a path, bytes or a dict, got {type(source).__name__}")
     if manifest_of(data) is not None:
         _not_a_manifest(data, os.fspath(name))
-    kind, report = check_bytes(data, name, max_guesses, max_codes=max_codes, max_work=max_work)
+    kind, report = check_bytes(data, name, max_guesses, max_codes=max_codes, max_work=max_work, max_nodes=max_nodes)
     if kind != STRATEGY and max_guesses is not None:
         raise CertifyError(f"max_guesses applies to strategy certificates; {shown(report.file)} is a "
                            f"{_WORDS[kind]} certificate (its claims say what it proves)")
@@ -1056,11 +1062,15 @@ def _proof(result, kind: str, game) -> Bound:
 
 @_in_api_words
 def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str = "worst",
-          max_guesses: int | None = None, feedback: str = "black-white") -> Bound:
+          max_guesses: int | None = None, feedback: str = "black-white", checkpoint=None,
+          checkpoint_every: float = 300.0) -> Bound:
     """Prove what every strategy needs (``certify bound``): ``kind='worst'``, the least worst case
     ("every strategy needs >= D guesses for some secret"); ``kind='total'``, the least total of
     guesses (among strategies within ``max_guesses``), with ``strategy``, a certificate meeting it.
-    The proof is checked by the lower-bound checker before it is returned."""
+    The proof is checked by the lower-bound checker before it is returned. ``checkpoint`` (a
+    file; kind='worst', as ``bound --worst --checkpoint FILE``): the search's finished sets are
+    saved there every ``checkpoint_every`` seconds and read back by the next call (hints only: a
+    damaged or forged file costs time or raises, never a false bound)."""
     from .search import exact
 
     if kind not in ("worst", "total"):
@@ -1068,23 +1078,30 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
     if kind == "worst" and max_guesses is not None:
         raise CertifyError("max_guesses goes with kind='total' "
                            "(kind='worst' finds the least worst case itself)")
+    if checkpoint is not None and kind != "worst":
+        raise CertifyError("checkpoint goes with kind='worst' (build_optimal(checkpoint=DIR) keeps a total search)")
+    if isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, (int, float)) or not checkpoint_every > 0:
+        raise CertifyError(f"checkpoint_every must be a number of seconds > 0, got {shown(repr(checkpoint_every), 40)}")
     game = _game(pegs, colors, no_repetition, feedback)
     _positive(max_guesses, "max_guesses")
     if kind == "worst":
-        return _proof(exact.worst_case(game), "worst-case", game)
+        kept = {} if checkpoint is None else {"checkpoint": (os.fspath(checkpoint), float(checkpoint_every))}
+        return _proof(exact.worst_case(game, **kept), "worst-case", game)
     return _proof(exact.total(game, max_guesses), "total", game)
 
 
 @_in_api_words
 def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
                   max_guesses: int | None = None, objective: str = "total",
-                  feedback: str = "black-white") -> tuple[Certificate, Bound]:
+                  feedback: str = "black-white", checkpoint=None) -> tuple[Certificate, Bound]:
     """A strategy of least total guesses (within ``max_guesses``) by exact search, and the proof
     that none does better (``certify build optimal``), both checked. ``objective``
     ``"total,max-count"`` (least total within max_guesses D, then fewest secrets needing D) or
     ``"max-count,total"`` (those two the other way round) need ``max_guesses``. When no strategy
     fits within ``max_guesses``, raises :class:`~certify.errors.Infeasible` whose ``bound`` is the
-    checked proof of the least worst case."""
+    checked proof of the least worst case. ``checkpoint`` (a folder; objective 'total', as
+    ``build optimal --checkpoint DIR``): the split search's finished tasks are kept there and read
+    back by the next call (hints only: every figure returned is the checked proof's)."""
     from .search import exact
 
     orders = {"total": None, "total,max-count": "total", "max-count,total": "at_max"}
@@ -1093,11 +1110,20 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
                            "(least worst case, then total: bound(kind='worst'), then max_guesses=D)")
     if orders[objective] and max_guesses is None:
         raise CertifyError(f"objective {objective!r} counts the secrets needing the maximum: give max_guesses")
+    if checkpoint is not None and orders[objective]:
+        raise CertifyError(f"objective {objective!r} runs in one process, without checkpoint")
     game = _game(pegs, colors, no_repetition, feedback)
     _positive(max_guesses, "max_guesses")
     try:
-        result = exact.total(game, max_guesses, at_max=orders[objective] is not None,
-                             first=orders[objective] or "total")
+        if checkpoint is not None:  # the split search, its tasks kept as they finish
+            from .search.checkpoint import Checkpoint, describe
+
+            folder = os.fspath(checkpoint)
+            run = Checkpoint(folder, describe(game, max_guesses), say=lambda line: None)
+            result = exact.total(game, max_guesses, run=run, checkpoint=folder)
+        else:
+            result = exact.total(game, max_guesses, at_max=orders[objective] is not None,
+                                 first=orders[objective] or "total")
     except Infeasible:
         worst = _proof(exact.worst_case(game), "worst-case", game)
         error = Infeasible(f"no strategy for {game} settles every secret within {max_guesses} guesses: "
@@ -1155,9 +1181,9 @@ def import_tree(fmt: str, source, pegs: int | None = None, colors: int | None = 
 
 
 def why_bound(proof, depth: int = 1, branches: int = 5, max_codes: int | None = None,
-              max_work: int | None = None) -> WhyExplanation:
+              max_work: int | None = None, max_nodes: int | None = None) -> WhyExplanation:
     """Why a worst-case lower-bound proof holds, in plain words (``certify why``): checked first
-    (``max_codes``, ``max_work``: the checker's limits, as for :func:`load`), then explained from
+    (``max_codes``, ``max_work``, ``max_nodes``: the checker's limits, as for :func:`load`), then explained from
     the very bytes the checker accepted, ``depth`` levels below the root and at most ``branches``
     guesses at each. Raises InvalidCertificate when the checker refuses it, UnusableCertificate
     when a limit stopped the check."""
@@ -1167,7 +1193,7 @@ def why_bound(proof, depth: int = 1, branches: int = 5, max_codes: int | None = 
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
         raise CertifyError(f"depth must be an integer >= 0, got {shown(repr(depth), 40)}")
     _positive(branches, "branches")
-    _max_codes(max_codes), _max_work(max_work)
+    _max_codes(max_codes), _max_work(max_work), _max_nodes(max_nodes)
     if isinstance(proof, Bound):
         data, name, path = proof.data, proof.file, proof._path
         if max_codes is None:  # a Bound was checked already, with the limits its load was given
@@ -1178,7 +1204,8 @@ def why_bound(proof, depth: int = 1, branches: int = 5, max_codes: int | None = 
     else:
         data, name, path = _read(proof)
     with _LibraryWords():
-        report, found = explain_bytes(data, name, depth, branches, max_codes=max_codes, max_work=max_work)
+        report, found = explain_bytes(data, name, depth, branches, max_codes=max_codes, max_work=max_work,
+                                      max_nodes=max_nodes)
     if found is None:
         raise _refused(Report(report, LOWER_BOUND))
     return WhyExplanation(found, Bound(data, report, path))
@@ -1201,7 +1228,7 @@ def split_proof(proof, folder, depth: int | None = None, parts: int | None = Non
 
 
 def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None,
-                 max_work: int | None = None) -> list[Report]:
+                 max_work: int | None = None, max_nodes: int | None = None) -> list[Report]:
     """The checker's verdict on split proofs (``certify verify MAIN --parts DIR``): ``main`` a
     path or a list of paths (the main files), ``parts`` a folder or a list of part files, checked
     in ``jobs`` processes. One report per main file."""
@@ -1217,17 +1244,19 @@ def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None,
         raise CertifyError(f"cannot read parts folder {e}") from None
     reports = verify_bound.check_split([os.fspath(m) for m in mains], [os.fspath(f) for f in files], jobs,
                                        None, None, _max_codes(max_codes) or verify_bound.MAX_CODES,
-                                       _max_work(max_work))
+                                       _max_work(max_work), _max_nodes(max_nodes))
     return [Report(r, LOWER_BOUND) for r in reports]
 
 
 def game_value(pegs: int = 3, colors: int = 3, no_repetition: bool = False,
-               feedback: str = "black-white") -> GameValue:
+               feedback: str = "black-white", max_codes: int | None = None, max_work: int | None = None,
+               max_nodes: int | None = None) -> GameValue:
     """The value of the game in which the codemaker draws the secret from a distribution and the
     codebreaker may randomise (``certify value``), for games of at most 1296 codes: the
     codemaker's weighted lower bound and the codebreaker's mixed strategy, each checked by its
     trusted checker (under the files' rule), then compared. ``feedback="black-only"``: black-peg
-    Mastermind. Save them with ``.codemaker.save(path)`` and ``.codebreaker.save(path)``."""
+    Mastermind. ``max_codes``, ``max_work``, ``max_nodes``: the checkers' limits, as for
+    :func:`load`. Save them with ``.codemaker.save(path)`` and ``.codebreaker.save(path)``."""
     import orjson
 
     from ._version import __version__
@@ -1237,14 +1266,16 @@ def game_value(pegs: int = 3, colors: int = 3, no_repetition: bool = False,
     from .value import mixed_document
 
     game = _game(pegs, colors, no_repetition, feedback)
+    limits = {"max_codes": _max_codes(max_codes), "max_work": _max_work(max_work), "max_nodes": _max_nodes(max_nodes)}
     if game.size > MAX_VALUE_CODES:
         raise CertifyError(f"game {game} has {game.size} codes; the game value is searched for games of at most "
                            f"{MAX_VALUE_CODES} codes (4x6)")
     generator = {"name": "certify", "version": __version__}
     result = solve(game.pegs, game.colors, game.repetition, generator=generator, feedback=game.feedback_rule)
-    maker = _checked(orjson.dumps(result.proof, option=orjson.OPT_SORT_KEYS) + b"\n", f"<value {game.slug} codemaker>")
+    maker = _checked(orjson.dumps(result.proof, option=orjson.OPT_SORT_KEYS) + b"\n", f"<value {game.slug} codemaker>",
+                     **limits)
     breaker = _checked(orjson.dumps(mixed_document(result, generator), option=orjson.OPT_INDENT_2) + b"\n",
-                       f"<value {game.slug} codebreaker>")
+                       f"<value {game.slug} codebreaker>", **limits)
     return GameValue(compare_value(breaker._report, maker._report), breaker, maker)
 
 

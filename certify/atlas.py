@@ -234,11 +234,13 @@ def _fact_back(f) -> tuple:
     return (g, column, side, figure, extra)
 
 
-def _limits_kwargs(max_codes, max_work) -> dict:
+def _limits_kwargs(max_codes, max_work, max_nodes=None) -> dict:
     """The limits the user chose, as the checkers take them."""
     out = {"max_codes": max_codes}
     if max_work is not None:
         out["max_work"] = max_work
+    if max_nodes is not None:
+        out["max_nodes"] = max_nodes
     return out
 
 
@@ -290,14 +292,14 @@ def _jobs(root: Path, problems: list, limits: dict, store: Path):
 
 
 def collect(root: Path = ROOT, progress=None, max_codes=None, max_work=None, jobs: int = 1,
-            store: Path | None = None) -> dict:
+            store: Path | None = None, max_nodes=None) -> dict:
     """Every listed file read once and checked, within the user's limits: {"files": {name:
     record}, "problems": [...], "unusable": [...], "unchecked": [...]}. A file that is missing,
     changed since its manifest was written, or refused by its checker is a problem, never a fact;
     one refused by a limit is unusable (not checked); an external entry with no file is unchecked."""
     store = EXTERNAL_STORE if store is None else store
     problems, unusable, unchecked, files = [], [], [], {}
-    limits = _limits_kwargs(max_codes, max_work)
+    limits = _limits_kwargs(max_codes, max_work, max_nodes)
     work = list(_jobs(root, problems, limits, store))
     todo = [job for job, _ in work if job is not None]
     for job, (name, entry) in work:
@@ -410,12 +412,12 @@ def _assemble(got: dict) -> dict:
 
 
 def build_table(root: Path = ROOT, progress=None, max_codes=None, max_work=None, jobs: int = 1,
-                store: Path | None = None) -> dict:
+                store: Path | None = None, max_nodes=None) -> dict:
     """The atlas as a JSON-ready dict, every file checked now (``--check``, ``make atlas``):
     every game of the grid (and any other game with files), its number of codes and its cells;
     per file what its checker derived; the problems (files missing, changed or refused), the files
     not checked (a limit) and the external entries with no file (unchecked)."""
-    return _assemble(collect(root, progress, max_codes, max_work, jobs, store))
+    return _assemble(collect(root, progress, max_codes, max_work, jobs, store, max_nodes))
 
 
 def load_table(path: Path = TABLE, root: Path = ROOT, store: Path | None = None) -> dict:

@@ -118,21 +118,25 @@ def manifest_of(raw: bytes) -> str | None:
     return doc["format"] if isinstance(entries, list) else None
 
 
-def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_codes=None, max_work=None):
-    # max_codes and max_work: the user's limits, passed to each checker that has them (default: the
-    # checker's own); a file over one is reported unusable (status 2), never invalid.
+def _check(kind: str, raw: bytes, path, max_guesses, keep: bool, progress, max_codes=None, max_work=None,
+           max_nodes=None):
+    # max_codes, max_work and max_nodes: the user's limits, passed to each checker that has them
+    # (default: the checker's own; the strategy verifier counts no nodes: its work limit covers
+    # them); a file over one is reported unusable (status 2), never invalid.
     if kind == LOWER_BOUND:
         from . import verify_bound
 
-        return verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES, max_work)
+        return verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES, max_work,
+                                        max_nodes)
     if kind == MIXED:
         from . import verify_mixed
 
-        return verify_mixed.check_bytes(raw, path, max_codes, max_work)
+        return verify_mixed.check_bytes(raw, path, max_codes, max_work, max_nodes)
     if kind in (STATIC, STATIC_BOUND):
         from . import verify_static
 
-        return verify_static.check_bytes(raw, path, progress, max_codes or verify_static.MAX_CODES, max_work)
+        return verify_static.check_bytes(raw, path, progress, max_codes or verify_static.MAX_CODES, max_work,
+                                         max_nodes)
     from . import verify
 
     return verify.verify_bytes(raw, path, max_guesses, keep=keep, max_work=max_work)
@@ -148,24 +152,25 @@ def read(path, on_wait=None):
     return (None, report) if raw is None else (raw, None)
 
 
-def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None, max_codes=None, max_work=None):
+def check_any(path, max_guesses=None, keep=False, on_wait=None, progress=None, max_codes=None, max_work=None,
+              max_nodes=None):
     """(kind, report) of a file read once. ``max_guesses`` applies to strategy certificates only;
     ``progress(done, total)`` is called while a lower bound's nodes are checked."""
     raw, unread = read(path, on_wait)
     return (STRATEGY, unread) if raw is None else check_bytes(raw, path, max_guesses, keep, progress, max_codes,
-                                                               max_work)
+                                                               max_work, max_nodes)
 
 
 def check_bytes(raw: bytes, path="<bytes>", max_guesses=None, keep=False, progress=None, max_codes=None,
-                max_work=None):
+                max_work=None, max_nodes=None):
     """(kind, report) of bytes already read (``path`` names them in the report), by the checker of
     the kind they announce, or of the kind whose format the document's own "format" field names."""
     kind = kind_of(raw)
-    report = _check(kind, raw, path, max_guesses, keep, progress, max_codes, max_work)
+    report = _check(kind, raw, path, max_guesses, keep, progress, max_codes, max_work, max_nodes)
     named = re.match(r"format: expected '[^']*', got '([^']*)'$", report.error or "")
     if not report.valid and named and FORMATS.get(named.group(1), kind) != kind:
         kind = FORMATS[named.group(1)]
-        report = _check(kind, raw, path, max_guesses, keep, progress, max_codes, max_work)
+        report = _check(kind, raw, path, max_guesses, keep, progress, max_codes, max_work, max_nodes)
     return kind, report
 
 

@@ -96,18 +96,29 @@ def _part_claims(claims: dict, bound: int, n: int) -> dict:
 
 
 def read_proof(path) -> tuple[dict, bool]:
-    """(document, was it gzip) of a proof file; CertifyError when unreadable or not JSON."""
+    """(document, was it gzip) of a proof file, read within the lower-bound checker's size limit
+    (gzip decompressed within it too); CertifyError when unreadable, not JSON or not shaped as a
+    lower-bound proof (a "game" of whole numbers, "claims", a non-empty list of "nodes")."""
+    from . import reader
+    from .verify_bound import MAX_BYTES
+
+    name = verify._display(str(path))
     try:
         raw = verify.read_input(path)
+        gz = raw[:2] == b"\x1f\x8b"
+        doc = json.loads(reader.text(raw, MAX_BYTES))
     except (verify.Unreadable, verify.Invalid) as e:
-        raise CertifyError(f"cannot read {verify._display(str(path))}: {e}") from None
-    gz = raw[:2] == b"\x1f\x8b"
-    try:
-        doc = json.loads(gzip.decompress(raw) if gz else raw)
-    except (OSError, EOFError, ValueError, RecursionError) as e:
-        raise CertifyError(f"{verify._display(str(path))}: not a readable JSON proof ({verify._one_line(e)})") from None
+        raise CertifyError(f"cannot read {name}: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise CertifyError(f"{name}: not a readable JSON proof ({verify._one_line(e)})") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("nodes"), list) or not doc["nodes"]:
-        raise CertifyError(f"{verify._display(str(path))}: not a lower-bound proof (no nodes)")
+        raise CertifyError(f"{name}: not a lower-bound proof (no nodes)")
+    game = doc.get("game")
+    if not (isinstance(game, dict) and all(type(game.get(k)) is int and game[k] > 0 for k in ("pegs", "colors"))
+            and type(game.get("repetition")) is bool and isinstance(doc.get("claims"), dict)
+            and all(isinstance(n, dict) for n in doc["nodes"])):
+        raise CertifyError(f"{name}: not a lower-bound proof (a game of whole pegs and colours, claims and "
+                           f"nodes are needed; `certify verify {name}` says what is wrong)")
     return doc, gz
 
 
@@ -252,13 +263,38 @@ def _moved(ref, new, lemma):
     return {"lemma": sha, "bound": bound, **({} if perm is None else {"perm": perm})}
 
 
-def write_split(path, folder, depth=None, parts=None) -> dict:
+class OverLimit(CertifyError):
+    """The proof is over a limit the user gave for its check (``limit``: {"option", "limit",
+    "needed"}): not split, since the check it is for would not run (exit 2, as unusable)."""
+
+    def __init__(self, message: str, limit: dict) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+def write_split(path, folder, depth=None, parts=None, max_codes=None, max_nodes=None) -> dict:
     """Split the proof at ``path`` into ``folder`` (created; it must hold no *.json or *.json.gz):
-    part-NNNN.json[.gz] first, then main.json[.gz] (each written atomically). Returns a summary."""
+    part-NNNN.json[.gz] first, then main.json[.gz] (each written atomically). Returns a summary.
+    ``max_codes``, ``max_nodes``: the limits of the check the split is for (OverLimit, nothing
+    written, when the proof is over one)."""
     from .files import write_output
 
     doc, gz = read_proof(path)
-    main, pieces = split(doc, depth, parts, gz)
+    game = doc["game"]
+    codes = verify._n_codes(min(game["pegs"], 64), game["colors"], game["repetition"])
+    for option, limit, needed in (("--max-codes", max_codes, codes), ("--max-nodes", max_nodes, len(doc["nodes"]))):
+        if limit is not None and needed > limit:
+            raise OverLimit(f"{verify._display(str(path))}: {needed} {option[6:]}, more than the {option} {limit} given "
+                            f"for its check; not split: {option} {needed} raises it",
+                            {"option": option, "limit": limit, "needed": needed})
+    try:
+        main, pieces = split(doc, depth, parts, gz)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:  # a node of another shape
+        if isinstance(e, CertifyError):
+            raise
+        name = verify._display(str(path))
+        raise CertifyError(f"{name}: not a lower-bound proof split-proof can cut (a node of another shape); "
+                           f"`certify verify {name}` says what is wrong") from None
     os.makedirs(folder, exist_ok=True)
     if any(n.endswith((".json", ".json.gz")) for n in os.listdir(folder)):
         raise CertifyError(f"{verify._display(str(folder))} already holds certificates: give an empty folder")
@@ -269,9 +305,7 @@ def write_split(path, folder, depth=None, parts=None) -> dict:
         _write(names[-1], data, gz, write_output)
     main_name = os.path.join(folder, f"main{ext}")
     _write(main_name, main, gz, write_output)
-    game = doc["game"]
-    return {"main": main_name, "parts": names, "nodes": len(doc["nodes"]),
-            "codes": verify._n_codes(game["pegs"], game["colors"], game["repetition"])}
+    return {"main": main_name, "parts": names, "nodes": len(doc["nodes"]), "codes": codes}
 
 
 def _write(path, data: bytes, gz: bool, write_output) -> None:

@@ -69,9 +69,12 @@ NODE_ROOM = 600
 #: the user, never by the file.
 MAX_CODES = 10_000
 CODES_CEILING = 46_656
-#: Most nodes, and most guess entries plus references over all nodes.
+#: Most nodes by default, and most guess entries plus references over all nodes (ENTRIES_PER_NODE
+#: for each node allowed): ``--max-nodes N`` (``max_nodes=``) raises both, asked for by the user;
+#: the input's size (MAX_BYTES) still bounds the memory the nodes' index takes (16 bytes a node).
 MAX_NODES = 2_000_000
 MAX_ENTRIES = 10_000_000
+ENTRIES_PER_NODE = MAX_ENTRIES // MAX_NODES
 #: Most (node, guess) pairs to examine: nodes x codes, refused before any work. Bulls and Cows'
 #: least-total proof has 4.0e9 (795,984 nodes x 5040 codes): 208 s of CPU, 740 MB; the one the
 #: split search writes on Dask workers 5.2e9 (1,029,194 nodes).
@@ -172,7 +175,7 @@ class _Nodes:
         return int(m[1]) if m else None
 
 
-def _spans(buf: bytes, start: int):
+def _spans(buf: bytes, start: int, max_nodes: int = MAX_NODES):
     """(_Nodes, end): the items of the array at buf[start], found by the structure alone: a
     quote opens or closes a string, brackets outside strings open and close, and the commas
     outside strings at depth 1 separate the items (each is built, which checks its syntax, when
@@ -205,8 +208,9 @@ def _spans(buf: bytes, start: int):
         stop = len(seg) if not len(done) else int(done[0])
         commas = np.flatnonzero((seg[:stop] == 44) & outside[:stop] & (level[:stop] == 1)) + lo
         count += len(commas)
-        if count >= MAX_NODES:
-            raise Limit(f"nodes: more than the limit {MAX_NODES} nodes")
+        if count >= max_nodes:
+            raise Limit(f"nodes: more than {max_nodes} node{'s' * (max_nodes != 1)} (the limit)", "--max-nodes",
+                        max_nodes)
         ends.append(commas)
         starts.append(commas + 1)
         if len(done):
@@ -226,10 +230,10 @@ def _spans(buf: bytes, start: int):
     return _Nodes(buf, starts, ends), end + 1
 
 
-def _read(buf: bytes):
+def _read(buf: bytes, max_nodes: int = MAX_NODES):
     """The document as a dict of its top-level fields (reader.fields): the header fields built,
-    "nodes" as _Nodes when it is an array."""
-    return reader.fields(buf, _HEAD, "nodes", lambda start: _spans(buf, start))
+    "nodes" as _Nodes when it is an array (of at most ``max_nodes`` items)."""
+    return reader.fields(buf, _HEAD, "nodes", lambda start: _spans(buf, start, max_nodes))
 
 
 def parse(raw: bytes):
@@ -419,7 +423,7 @@ def _inverse(perm):
 
 # -- the document -----------------------------------------------------------------------------
 
-def _header(doc, max_codes: int = MAX_CODES, max_work: int | None = None):
+def _header(doc, max_codes: int = MAX_CODES, max_work: int | None = None, max_nodes: int = MAX_NODES):
     """(game, claims) after checking every field outside the nodes. Over ``max_codes`` codes, or
     over ``max_work`` (node, guess) pairs (default MAX_WORK), the file is not checked (Limit)."""
     _typed(doc, dict, "top level")
@@ -467,8 +471,9 @@ def _header(doc, max_codes: int = MAX_CODES, max_work: int | None = None):
         nodes = _get(doc, "nodes", list, "")
     if not len(nodes):
         raise Invalid("nodes: empty (the root is nodes[0])")
-    if len(nodes) > MAX_NODES:
-        raise Limit(f"nodes: {len(nodes)} nodes, more than the limit {MAX_NODES}")
+    if len(nodes) > max_nodes:
+        raise Limit(f"nodes: {len(nodes)} nodes, more than the limit {max_nodes}", "--max-nodes", max_nodes,
+                    len(nodes), enough=False)
     if claims.get("at_max", 0) > codes:  # (the bounds' unit needs at_max < codes + 1)
         raise Invalid(f"claims.at_max: {claims['at_max']} is more than the game's {codes} secrets")
     if claims.get("first") == "at_max":
@@ -564,17 +569,17 @@ def _blocks(value, game: Game, where: str) -> tuple:
     return tuple(out)
 
 
-def _nodes(nodes, count: int, game: Game) -> list:
+def _nodes(nodes, count: int, game: Game, max_nodes: int = MAX_NODES) -> list:
     """Per node of the ``count`` nodes: (bound, {guess index: entry}, interchangeable colour lists);
     an entry is ("same", h, perm) or ("children", [(key, j, perm or None)]). Shape only; the
     meaning is checked by _Proof."""
-    return list(_node_stream(nodes, count, game))
+    return list(_node_stream(nodes, count, game, max_nodes=max_nodes))
 
 
-def _node_stream(nodes, count: int, game: Game, bounds=None):
+def _node_stream(nodes, count: int, game: Game, bounds=None, max_nodes: int = MAX_NODES):
     """_nodes(), one node at a time (what _Proof.check() reads as it goes: the nodes are never
     all held); with ``bounds``, each node's bound must be the one given."""
-    entries = 0
+    entries, most = 0, ENTRIES_PER_NODE * max_nodes
     last = count - 1
     for i, node in enumerate(nodes):
         if type(node) is dict and len(node) == 1 and type(node.get("bound")) is int and node["bound"] >= 0 \
@@ -595,8 +600,9 @@ def _node_stream(nodes, count: int, game: Game, bounds=None):
                 raise Invalid(f"{at} is not a code of the game")
             entry = _typed(entry, dict, at)
             entries += 1 + len(entry)
-            if entries > MAX_ENTRIES:
-                raise Invalid(f"{where}: more than {MAX_ENTRIES} guess entries and references (the limit)")
+            if entries > most:  # (a limit, not a verdict: --max-nodes raises it with the nodes)
+                raise Limit(f"{where}: more than {most} guess entries and references (the limit: "
+                            f"{ENTRIES_PER_NODE} a node allowed)", "--max-nodes", max_nodes)
             if "same_as" in entry:
                 _only(entry, ("same_as", "perm"), at)
                 h = game.by_text.get(_get(entry, "same_as", str, at))
@@ -1296,35 +1302,37 @@ def _steps(path, permuted: bool) -> str:
 
 
 def check_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES,
-                max_work: int | None = None) -> Report:
+                max_work: int | None = None, max_nodes: int | None = None) -> Report:
     """Check a certificate given as bytes (plain or gzipped JSON) on its own: a file that leans on
     parts (lemma references) or is a part is not a proof of its claim by itself (combine());
     ``progress(done, total)`` is called about once a second while nodes are checked."""
-    return combine(verdict_bytes(raw, file, progress, max_codes, max_work))
+    return combine(verdict_bytes(raw, file, progress, max_codes, max_work, max_nodes))
 
 
 def verdict_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES,
-                  max_work: int | None = None) -> Report:
+                  max_work: int | None = None, max_nodes: int | None = None) -> Report:
     """What one file shows by itself: valid means valid *under its assumptions* (report.assumptions),
     and about its root's set (report.root, for a part). Only combine() says what is proven.
     ``max_codes`` and ``max_work`` (work in (guess, secret) pairs; default: by the file's size) are
-    the user's limits: a file over one is not checked (status 2, report.limit says which)."""
+    the user's limits, and ``max_nodes`` (default MAX_NODES): a file over one is not checked (status
+    2, report.limit says which)."""
     report = Report(file)
+    max_nodes = max_nodes or MAX_NODES
     report.sha256 = hashlib.sha256(raw).hexdigest()
     with report.checking():
         buf, size = reader.text(raw, MAX_BYTES), len(raw)
         del raw
-        doc = _read(buf)
-        game, claims = _header(doc, min(max_codes or MAX_CODES, CODES_CEILING), max_work)
+        doc = _read(buf, max_nodes)
+        game, claims = _header(doc, min(max_codes or MAX_CODES, CODES_CEILING), max_work, max_nodes)
         root = _root(doc, game)
         nodes = doc["nodes"]
         count = len(nodes)
         bounds = [nodes.bound(i) for i in range(count)]
         if None in bounds:  # (an unusual file: every node read and checked for shape first)
-            nodes = _nodes(nodes, count, game)
+            nodes = _nodes(nodes, count, game, max_nodes)
             bounds = [node[0] for node in nodes]
         else:  # each node built when the check reaches it (the text is kept instead of the nodes)
-            nodes = _node_stream(nodes, count, game, bounds)
+            nodes = _node_stream(nodes, count, game, bounds, max_nodes)
         del doc
         claim = claims.get("worst_case", claims.get("total"))
         if "at_max" in claims:  # bounds are costs: A x total + B x the secrets at the maximum
@@ -1469,11 +1477,12 @@ def _unmet(a: dict, user: Report, by_sha: dict, accepted: dict, given: int) -> s
         through.append(f"part {p.file}")
 
 
-def verdict_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None) -> Report:
+def verdict_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None,
+                 max_nodes: int | None = None) -> Report:
     """verdict_bytes() of a file read once; an unreadable file gives status 2."""
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else verdict_bytes(raw, path, progress, max_codes, max_work)
+    return report if raw is None else verdict_bytes(raw, path, progress, max_codes, max_work, max_nodes)
 
 
 def part_files(folder) -> list:
@@ -1487,7 +1496,7 @@ def part_files(folder) -> list:
 
 
 def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max_codes: int = MAX_CODES,
-                max_work: int | None = None) -> list:
+                max_work: int | None = None, max_nodes: int | None = None) -> list:
     """The combined verdict on each of ``files`` with the part files ``parts`` (a file among the
     parts that is also one of ``files`` is left out of the parts), every file checked in
     ``jobs`` processes (1: in this one)."""
@@ -1500,7 +1509,7 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max
     paths = list(files) + parts
     jobs = min(jobs, cores())  # each worker holds one file's checker at a time: memory N x one file
     if jobs <= 1 or len(paths) == 1:
-        verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None, max_codes, max_work)
+        verdicts = [verdict_file(f, on_wait, progress if len(paths) == 1 else None, max_codes, max_work, max_nodes)
                     for f in paths]
     else:
         from concurrent.futures import ProcessPoolExecutor
@@ -1512,7 +1521,7 @@ def check_split(files, parts=(), jobs: int = 1, on_wait=None, progress=None, max
                 return 0
         order = sorted(range(len(paths)), key=lambda k: -size(k))  # the biggest first: balanced
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            check = functools.partial(verdict_file, max_codes=max_codes, max_work=max_work)
+            check = functools.partial(verdict_file, max_codes=max_codes, max_work=max_work, max_nodes=max_nodes)
             done = dict(zip(order, pool.map(check, [paths[k] for k in order])))
         verdicts = [done[k] for k in range(len(paths))]
     given = verdicts[len(files):]
@@ -1527,9 +1536,10 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None) -> Report:
+def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None,
+               max_nodes: int | None = None) -> Report:
     """Check a certificate file, read once, on its own (combine()); an unreadable file gives status 2."""
-    return combine(verdict_file(path, on_wait, progress, max_codes, max_work))
+    return combine(verdict_file(path, on_wait, progress, max_codes, max_work, max_nodes))
 
 
 def progress_printer(err):

@@ -174,7 +174,8 @@ class Report(reader.Report):
         return self.failure()
 
 
-def _check(doc, buf: bytes, report: Report, max_codes: int | None = None, max_work: int | None = None) -> None:
+def _check(doc, buf: bytes, report: Report, max_codes: int | None = None, max_work: int | None = None,
+           max_nodes: int | None = None) -> None:
     reader.typed(doc, dict, "top level")
     fmt = _get(doc, "format", str)
     if fmt != FORMAT:
@@ -220,7 +221,7 @@ def _check(doc, buf: bytes, report: Report, max_codes: int | None = None, max_wo
         raise reader.Limit(f"strategies: {len(strategies)} trees x {n} codes to replay, more than the work "
                            f"limit {replay}", "--max-work", replay, len(strategies) * n, enough=False)
     probabilities, common = [], 1
-    nodes = 0
+    nodes, most = 0, max_nodes or MAX_NODES
     for i, item in enumerate(strategies):
         where = f"strategies[{i}]"
         reader.typed(item, dict, where)
@@ -241,8 +242,9 @@ def _check(doc, buf: bytes, report: Report, max_codes: int | None = None, max_wo
         if type(tree) is not reader.Span or tree.kind != "object":
             raise Invalid(f"{where}.tree: expected object, got {_what(tree)}")
         nodes += buf.count(b"{", tree.start, tree.end)  # (at least its objects)
-        if nodes > MAX_NODES:
-            raise Invalid(f"{where}.tree: more than {MAX_NODES} tree nodes over all trees (the limit)")
+        if nodes > most:  # (a limit, not a verdict)
+            raise reader.Limit(f"{where}.tree: more than {most} tree nodes over all trees (the limit)",
+                               "--max-nodes", most)
     total = sum(probabilities)
     if total != 1:
         raise Invalid(f"strategies: the probabilities sum to {_text(total)}, not 1")
@@ -272,12 +274,14 @@ def _check(doc, buf: bytes, report: Report, max_codes: int | None = None, max_wo
                       f"needs {_text(report.maximum)} ({float(report.maximum):.6f}) guesses on average")
 
 
-def check_bytes(raw: bytes, file: str = "<bytes>", max_codes: int | None = None, max_work: int | None = None) -> Report:
-    """Check bytes; ``max_codes`` (default MAX_CODES) and ``max_work`` (trees x codes replayed,
-    default MAX_REPLAY) are the user's limits: past one the file is not checked (status 2)."""
+def check_bytes(raw: bytes, file: str = "<bytes>", max_codes: int | None = None, max_work: int | None = None,
+                max_nodes: int | None = None) -> Report:
+    """Check bytes; ``max_codes`` (default MAX_CODES), ``max_work`` (trees x codes replayed,
+    default MAX_REPLAY) and ``max_nodes`` (tree nodes over all trees, default MAX_NODES) are the
+    user's limits: past one the file is not checked (status 2)."""
     report = Report(file)
     with report.checking():
-        _check(*_load(raw), report, max_codes, max_work)
+        _check(*_load(raw), report, max_codes, max_work, max_nodes)
     return report
 
 
@@ -288,10 +292,11 @@ def check_document(doc, file: str = "<document>", max_codes: int | None = None, 
     return report if raw is None else check_bytes(raw, file, max_codes, max_work)
 
 
-def check_file(path, on_wait=None, max_codes: int | None = None, max_work: int | None = None) -> Report:
+def check_file(path, on_wait=None, max_codes: int | None = None, max_work: int | None = None,
+               max_nodes: int | None = None) -> Report:
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else check_bytes(raw, path, max_codes, max_work)
+    return report if raw is None else check_bytes(raw, path, max_codes, max_work, max_nodes)
 
 
 def reports_json(reports) -> bytes:

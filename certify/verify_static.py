@@ -207,7 +207,7 @@ def _label(game: dict) -> str:
 
 # -- reading ------------------------------------------------------------------------------------
 
-def _load(raw: bytes):
+def _load(raw: bytes, max_nodes: int | None = None):
     """The document's fields through the reader: the header fields built, each item of the arrays
     "sets" (a proof's) and "table" (a certificate's) built on its own (at most
     reader.MAX_FIELD_BYTES of JSON each: neither counts as metadata, whatever its size), the other
@@ -222,10 +222,11 @@ def _load(raw: bytes):
             doc.setdefault(name, reader.build(buf, start, end))
         elif name in ("sets", "table") and buf[start] == ord("["):
             items: list = []
+            most = max_nodes or MAX_SETS  # (a proof's sets are its nodes: --max-nodes raises it)
 
             def item(i: int, at: int) -> int:
-                if len(items) >= MAX_SETS:
-                    raise Limit(f"{name}: more than {MAX_SETS} items (the limit)")
+                if len(items) >= most:
+                    raise Limit(f"{name}: more than {most} items (the limit)", "--max-nodes", most)
                 end = reader.header(buf, at, f"{name}[{i}]")[0]
                 items.append(reader.build(buf, at, end))
                 return end
@@ -616,13 +617,13 @@ def _where(sets, i: int) -> str:
 # -- entry points --------------------------------------------------------------------------------
 
 def check_bytes(raw: bytes, file: str = "<bytes>", progress=None, max_codes: int = MAX_CODES,
-                max_work: int | None = None) -> Report:
-    """Check a certificate or a proof (told apart by its "format"). ``max_codes`` and ``max_work``
-    are the user's limits (default: 4,096 codes, and work by the file's size): a file over one is
-    not checked (status 2, report.limit says which)."""
+                max_work: int | None = None, max_nodes: int | None = None) -> Report:
+    """Check a certificate or a proof (told apart by its "format"). ``max_codes``, ``max_work`` and
+    ``max_nodes`` (items of "sets" or "table") are the user's limits (default: 4,096 codes, work by
+    the file's size, MAX_SETS items): a file over one is not checked (status 2, report.limit says which)."""
     report = Report(file)
     with report.checking():
-        doc = _load(raw)
+        doc = _load(raw, max_nodes)
         if type(doc) is dict and doc.get("format") == CERTIFICATE:
             _check_certificate(doc, report, max_codes or MAX_CODES)
         elif type(doc) is dict and doc.get("format") == PROOF:
@@ -640,10 +641,11 @@ def check_document(doc, file: str = "<document>", max_codes: int = MAX_CODES, ma
     return report if raw is None else check_bytes(raw, file, max_codes=max_codes, max_work=max_work)
 
 
-def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None) -> Report:
+def check_file(path, on_wait=None, progress=None, max_codes: int = MAX_CODES, max_work: int | None = None,
+               max_nodes: int | None = None) -> Report:
     report = Report(path)
     raw = reader.load(path, MAX_BYTES, report, on_wait)
-    return report if raw is None else check_bytes(raw, path, progress, max_codes, max_work)
+    return report if raw is None else check_bytes(raw, path, progress, max_codes, max_work, max_nodes)
 
 
 def reports_json(reports) -> bytes:

@@ -86,7 +86,7 @@ def _refuse_totals(raw: bytes, name: str) -> None:
 
 
 def explain_bytes(raw: bytes, path: str, depth: int = 1, branches: int = 5, progress=None,
-                  max_codes: int | None = None, max_work: int | None = None):
+                  max_codes: int | None = None, max_work: int | None = None, max_nodes: int | None = None):
     """The checker's report of ``raw`` and, when it is a valid worst-case proof, its explanation:
     (report, Why or None). Nodes are explained ``depth`` levels below the root, at most
     ``branches`` guesses listed at each. ``max_codes`` and ``max_work`` are the checker's limits
@@ -99,7 +99,7 @@ def explain_bytes(raw: bytes, path: str, depth: int = 1, branches: int = 5, prog
 
     name = shown(path)
     if kind_of(raw) != LOWER_BOUND:
-        kind, report = check_bytes(raw, path, max_codes=max_codes, max_work=max_work)
+        kind, report = check_bytes(raw, path, max_codes=max_codes, max_work=max_work, max_nodes=max_nodes)
         if not report.valid:  # broken JSON, a broken file: said first, by the checker of its kind
             return report, None
         reader = ("`certify stats` reads strategy certificates" if kind == "strategy"
@@ -107,7 +107,7 @@ def explain_bytes(raw: bytes, path: str, depth: int = 1, branches: int = 5, prog
         raise CertifyError(f"{name} is a {WORDS[kind]} certificate, not a lower-bound proof (`certify why` "
                            f"explains the proofs of `certify bound --worst`; {reader})")
     _refuse_totals(raw, name)
-    report = verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES, max_work)
+    report = verify_bound.check_bytes(raw, path, progress, max_codes or verify_bound.MAX_CODES, max_work, max_nodes)
     if not report.valid:
         return report, None
     if "worst_case" not in report.claims:
@@ -467,10 +467,10 @@ def _label(game: dict) -> str:
 
 # -- the committed proofs, for `certify stats` ----------------------------------------------------
 
-def committed_worst_case(game: dict, folder: Path = BOUNDS, max_codes=None):
+def committed_worst_case(game: dict, folder: Path = BOUNDS, max_codes=None, max_work=None, max_nodes=None):
     """The best committed worst-case proof of ``game`` (its rule included) that the catalogues list
     (certificates/bounds/index.json, certificates/atlas/index.json, the black-peg proofs), read
-    through the bounded reader and accepted by the lower-bound checker now, within ``max_codes``:
+    through the bounded reader and accepted by the lower-bound checker now, within the user's limits:
     {"bound", "file", "source"}; else None. A manifest's claim is only the order in which files
     are tried: the figure is the checker's."""
     from . import atlas
@@ -497,7 +497,7 @@ def committed_worst_case(game: dict, folder: Path = BOUNDS, max_codes=None):
             raw = atlas.read_file(root / name, atlas._bases(root))
         except atlas.Unread:
             continue
-        kind, report = check_bytes(raw, name, max_codes=max_codes)
+        kind, report = check_bytes(raw, name, max_codes=max_codes, max_work=max_work, max_nodes=max_nodes)
         if kind == LOWER_BOUND and report.valid and atlas.slug(report.game) == atlas.slug(want) \
                 and "worst_case" in report.claims:
             return {"bound": report.claims["worst_case"], "file": from_here(root / name),

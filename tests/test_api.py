@@ -504,3 +504,23 @@ def test_game_value_is_proven_from_both_sides(tmp_path):
         certify.verify_value(found.codebreaker, BOUNDS / "total-2x3.json")
     with pytest.raises(CertifyError, match="at most 1296 codes"):
         certify.game_value(5, 5)
+
+
+def test_bound_and_build_optimal_take_a_checkpoint_as_the_cli(tmp_path):
+    """checkpoint= as --checkpoint: the worst-case search's memo file, the split total search's
+    folder; written, read back by the next call, and the figures are still the checked proof's."""
+    memo = tmp_path / "w.memo"
+    first = api.bound(3, 5, kind="worst", checkpoint=memo, checkpoint_every=0.01)
+    assert first.claims == {"worst_case": 5} and memo.stat().st_size > 0
+    again = api.bound(3, 5, kind="worst", checkpoint=memo)  # resumed from the file: the same proof
+    assert again.data == first.data and again.report.valid
+    assert api.bound(3, 5, kind="worst").data == first.data
+    folder = tmp_path / "opt"
+    strategy, proof = api.build_optimal(2, 4, checkpoint=folder)
+    assert proof.claims == {"total": 45} and strategy.report.replayed["total_guesses"] == 45
+    assert any(p.name.startswith("task-") for p in folder.iterdir())
+    assert api.build_optimal(2, 4, checkpoint=folder)[1].data == proof.data
+    with pytest.raises(api.CertifyError, match="checkpoint goes with kind='worst'"):
+        api.bound(2, 3, kind="total", checkpoint=memo)
+    with pytest.raises(api.CertifyError, match="without checkpoint"):
+        api.build_optimal(2, 4, max_guesses=4, objective="total,max-count", checkpoint=folder)

@@ -214,3 +214,53 @@ def test_a_refused_file_is_json_under_the_commands_version_key(capsys, tmp_path,
 def test_stats_bound_refused_is_json_too(capsys, proof):
     code, doc = _json_run(capsys, "stats", K46, "--bound", proof, "--json")
     assert code == 2 and _first_key(doc) == "stats_version" and doc["limit"]["option"] == "--max-codes"
+
+
+# -- the node limit (issue 43 item 1: codes, work, nodes) ------------------------------------------
+
+def test_the_node_limit_is_an_option_of_every_path(capsys, tmp_path):
+    """The checkers count nodes (a lower-bound proof's nodes and entries, a mixed strategy's tree
+    nodes, a static proof's sets): --max-nodes / max_nodes= sets that limit everywhere the others go."""
+    worst = CERTS / "bounds" / "worst-case-3x3.json"
+    static = CERTS / "static" / "static-2x10-proof.json"
+    for argv in (("verify", TOTAL_2X6), ("why", worst), ("stats", K46, "--bound", worst), ("verify", MIXED),
+                 ("verify", static), ("static", "verify", static)):
+        code, doc = _json_run(capsys, *argv, "--max-nodes", "1", "--json")
+        report = doc["results"][0] if "results" in doc else doc
+        assert code == 2 and report["status"] == "unusable" and report["limit"]["option"] == "--max-nodes", argv
+    assert _json_run(capsys, "why", worst, "--max-nodes", "100", "--json")[0] == 0
+    with pytest.raises(api.UnusableCertificate, match="max_nodes"):
+        api.load(TOTAL_2X6, max_nodes=1)
+    assert api.load(TOTAL_2X6, max_nodes=14).report.valid  # 14 nodes
+    assert api.verify_certificate(MIXED, max_nodes=1).status == "unusable"
+    with pytest.raises(api.UnusableCertificate):
+        api.why_bound(worst, max_nodes=1)
+
+
+def test_split_proof_takes_the_limits_of_its_check(capsys, tmp_path):
+    code, doc = _json_run(capsys, "split-proof", TOTAL_2X6, "--depth", "1", "-o", tmp_path / "a", "--max-work",
+                          "99999999", "--max-nodes", "1000", "--json")
+    assert code == 0 and doc["check"].endswith("--jobs 2 --max-work 99999999 --max-nodes 1000")
+    from certify.__main__ import main
+
+    assert main(doc["check"].split()[1:] + ["-q"]) == 0  # the printed check runs with the user's limits
+    code, doc = _json_run(capsys, "split-proof", TOTAL_2X6, "--depth", "1", "-o", tmp_path / "b", "--max-nodes",
+                          "3", "--json")
+    assert code == 2 and _first_key(doc) == "split_version" and doc["status"] == "unusable"
+    assert doc["limit"] == {"option": "--max-nodes", "limit": 3, "needed": 14} and not (tmp_path / "b").exists()
+    code, doc = _json_run(capsys, "split-proof", TOTAL_2X6, "--depth", "1", "-o", tmp_path / "c", "--max-codes",
+                          "30", "--json")
+    assert code == 2 and doc["limit"] == {"option": "--max-codes", "limit": 30, "needed": 36}
+
+
+@pytest.mark.parametrize("doc", [{"nodes": [{"bound": 1}]}, {"game": {"pegs": "x"}, "claims": {}, "nodes": [{}]},
+                                 {"game": {"pegs": 2, "colors": 3, "repetition": True}, "claims": {},
+                                  "nodes": [{"bound": 1, "guesses": {"00": 5}}]}])
+def test_split_proof_refuses_a_file_of_another_shape_in_one_line(capsys, tmp_path, doc):
+    from certify.__main__ import main
+
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert main(["split-proof", str(path), "--depth", "1", "-o", str(tmp_path / "out")]) == 2  # (a KeyError once)
+    err = capsys.readouterr().err
+    assert err.startswith("certify split-proof: error: ") and "not a lower-bound proof" in err and err.count("\n") == 1

@@ -35,16 +35,30 @@ def test_too_many_nodes_and_too_much_work_are_refused_up_front():
                             f"not checked: --max-work {many * 10_000} or more raises it")
     tiny = {"colors": 2, "pegs": 1, "repetition": True}
     report = _check(_doc(tiny, {"worst_case": 1}, [{"bound": 1}] * (verify_bound.MAX_NODES + 1)))
-    assert report.status == 2 and report.error == (f"nodes: more than the limit {verify_bound.MAX_NODES} nodes; "
-                                                   "not checked: the checker's ceiling, no option raises it")
+    assert report.status == 2 and report.error == (f"nodes: more than {verify_bound.MAX_NODES} nodes (the limit); "
+                                                   f"not checked: --max-nodes N with N > {verify_bound.MAX_NODES} "
+                                                   "raises it")
+    assert report.limit == {"option": "--max-nodes", "limit": verify_bound.MAX_NODES, "needed": None}
 
 
-def test_too_many_entries_are_refused(monkeypatch):
-    monkeypatch.setattr(verify_bound, "MAX_ENTRIES", 10)
+def test_the_node_limit_is_the_users():
+    """A node limit exists in the checker: --max-nodes (max_nodes=) sets it, as --max-codes the codes."""
+    tiny = {"colors": 2, "pegs": 1, "repetition": True}
+    raw = json.dumps(_doc(tiny, {"worst_case": 1}, [{"bound": 1}] * 3 + [{"bound": 0}])).encode()
+    few = verify_bound.check_bytes(raw, max_nodes=2)
+    assert few.status == 2 and few.limit == {"option": "--max-nodes", "limit": 2, "needed": None}
+    assert verify_bound.check_bytes(raw, max_nodes=4).status == 1  # checked: nodes 1..3 are not referenced
+
+
+def test_too_many_entries_are_over_the_node_limit():
+    """ENTRIES_PER_NODE entries a node allowed: not checked (exit 2), --max-nodes raises both."""
     game = {"colors": 3, "pegs": 2, "repetition": True}
     entries = {f"{a}{b}": {"0,0": 1} for a in "012" for b in "012"}  # 9 entries, 9 references
-    report = _check(_doc(game, {"worst_case": 1}, [{"bound": 1, "guesses": entries}, {"bound": 1}]))
-    assert report.status == 1 and "more than 10 guess entries and references (the limit)" in report.error
+    raw = json.dumps(_doc(game, {"worst_case": 1}, [{"bound": 1, "guesses": entries}, {"bound": 1}])).encode()
+    report = verify_bound.check_bytes(raw, max_nodes=2)
+    assert report.status == 2 and report.limit["option"] == "--max-nodes"
+    assert f"more than {2 * verify_bound.ENTRIES_PER_NODE} guess entries and references" in report.error
+    assert verify_bound.check_bytes(raw, max_nodes=4).status != 2  # (18 entries: within 4 x 5)
 
 
 def test_the_game_limit_is_ten_thousand_codes():

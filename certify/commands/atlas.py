@@ -16,17 +16,17 @@ def cmd_atlas(args) -> int:
             atlas.parse_slug(args.game)
         except ValueError as e:
             raise CertifyError(str(e)) from None
-    for name in ("max_codes", "max_work", "jobs"):
+    for name in ("max_codes", "max_work", "max_nodes", "jobs"):
         value = getattr(args, name)
         if value is not None and value < 1:
             raise CertifyError(f"--{name.replace('_', '-')} must be at least 1")
-    if not args.check and (args.max_codes or args.max_work):
-        raise CertifyError("--max-codes and --max-work apply to --check (the checkers run only then)")
+    if not args.check and (args.max_codes or args.max_work or args.max_nodes):
+        raise CertifyError("--max-codes, --max-work and --max-nodes apply to --check (the checkers run only then)")
     try:
         if args.check:
             say = None if args.quiet else _progress()
             table = atlas.build_table(progress=say, max_codes=args.max_codes, max_work=args.max_work,
-                                      jobs=args.jobs or 1)
+                                      jobs=args.jobs or 1, max_nodes=args.max_nodes)
         else:
             if not atlas.TABLE.exists():
                 raise CertifyError("no atlas table at certificates/atlas/table.json (make atlas writes it; "
@@ -90,6 +90,8 @@ def register(sub) -> None:
                    help="--check: the lower-bound checker's code limit (default 10,000; a file past it is "
                    "listed as not checked, exit 2); a manifest never raises it")
     p.add_argument("--max-work", type=int, metavar="N", help="--check: the checkers' work limit")
+    p.add_argument("--max-nodes", type=int, metavar="N",
+                   help="--check: the checkers' node limit (default 2,000,000 nodes of a lower-bound proof)")
     p.add_argument("--jobs", type=int, metavar="N", help="--check: files checked at once (default 1)")
     form = p.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="the table as JSON (atlas_version 1)")

@@ -111,7 +111,8 @@ def _verify_split(args) -> int:
         if not strategy.valid:
             return _refused_optimal(args.json, strategy, [None], pair=False)
         bound = verify_bound.check_split(args.optimal, parts, args.jobs, _note(args.quiet), _progress(args.quiet),
-                                         LIMITS["max_codes"] or verify_bound.MAX_CODES, LIMITS["max_work"])[0]
+                                         LIMITS["max_codes"] or verify_bound.MAX_CODES, LIMITS["max_work"],
+                                         LIMITS["max_nodes"])[0]
         if not bound.valid:
             return _refused_optimal(args.json, strategy, [bound], pair=False)
         return _show_optimal(strategy, bound, args.json)
@@ -119,7 +120,8 @@ def _verify_split(args) -> int:
         raise CertifyError("--max-guesses applies to strategy certificates; with --part/--parts the files "
                            "are lower-bound proofs (their claims say what they prove)")
     reports = verify_bound.check_split(args.files, parts, args.jobs, _note(args.quiet), _progress(args.quiet),
-                                       LIMITS["max_codes"] or verify_bound.MAX_CODES, LIMITS["max_work"])
+                                       LIMITS["max_codes"] or verify_bound.MAX_CODES, LIMITS["max_work"],
+                                       LIMITS["max_nodes"])
     if args.json:
         print_json({"report_version": 1, "tool": "certify.verify",
                     "results": [dict(r.to_json(), kind="lower-bound") for r in reports], "skipped": []})
@@ -242,7 +244,7 @@ def cmd_stats(args) -> int:
         if not bound.valid:  # invalid, or unusable (a limit named): the bound's report, as stats shows one
             return refused(bound, args.json, "stats")
         lower = compare(report, bound)
-    proven = _proven_worst_case(report.game, lower, getattr(args, "max_codes", None))
+    proven = _proven_worst_case(report.game, lower)
     if args.plot:
         from ..plot import plot_distribution
 
@@ -264,7 +266,7 @@ def cmd_stats(args) -> int:
     return EXIT_OK
 
 
-def _proven_worst_case(game: dict, lower, max_codes=None):
+def _proven_worst_case(game: dict, lower):
     """The best proven worst-case bound of the game, kept apart from the counting bound: a
     worst-case proof checked in this run (--bound), or the committed proof the manifest lists."""
     from ..why import committed_worst_case
@@ -272,7 +274,7 @@ def _proven_worst_case(game: dict, lower, max_codes=None):
     found = []  # on a tie the first wins: the proof checked in this run
     if lower is not None and "worst_case" in lower["claims"]:
         found.append({"bound": lower["proven_minimum"], "file": lower["bound_file"], "source": "checked in this run"})
-    found.append(committed_worst_case(game, max_codes=max_codes))
+    found.append(committed_worst_case(game, **LIMITS))  # (the user's limits: --max-codes, --max-work...)
     checked = [p for p in found if p and p["bound"] is not None]
     return max(checked, key=lambda p: p["bound"], default=None) or next((p for p in found if p), None)
 

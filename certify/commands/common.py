@@ -39,8 +39,8 @@ def add_feedback_arg(p: argparse.ArgumentParser) -> None:
 
 
 def add_limits(p: argparse.ArgumentParser) -> None:
-    """--max-codes and --max-work, for every command that checks a file: the checkers' limits are
-    the user's to raise (a file over one is reported unusable, exit 2, never invalid)."""
+    """--max-codes, --max-work and --max-nodes, for every command that checks a file: the checkers'
+    limits are the user's to raise (a file over one is reported unusable, exit 2, never invalid)."""
     p.add_argument("--max-codes", type=positive, metavar="N",
                    help="check lower-bound proofs and mixed strategies of games of up to N codes (default "
                         "10000, at most 46656; the lower-bound checker's feedback table takes N x N bytes: "
@@ -48,11 +48,15 @@ def add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-work", type=positive, metavar="N",
                    help="let a checker look at up to N (guess, secret) pairs (default: by the file's size, a "
                         "small file cannot ask for hours; a file over it is unusable, not invalid)")
+    p.add_argument("--max-nodes", type=positive, metavar="N",
+                   help="check lower-bound proofs of up to N nodes (and 5 N guess entries), mixed strategies of "
+                        "up to N tree nodes, static proofs of up to N sets (default 2000000; the input's size, "
+                        "at most 128 MiB, still bounds the memory)")
 
 
-#: The limits of this run's command (--max-codes, --max-work), set by set_limits: every path that
+#: The limits of this run's command (--max-codes, --max-work, --max-nodes), set by set_limits: every path that
 #: checks a file reads them, so none drops them.
-LIMITS = {"max_codes": None, "max_work": None}
+LIMITS = {"max_codes": None, "max_work": None, "max_nodes": None}
 
 
 def set_limits(args) -> None:
@@ -65,6 +69,7 @@ def set_limits(args) -> None:
     JSON_KIND[0] = _json_kind(COMMAND[0], args)
     LIMITS["max_codes"] = getattr(args, "max_codes", None)
     LIMITS["max_work"] = getattr(args, "max_work", None)
+    LIMITS["max_nodes"] = getattr(args, "max_nodes", None)
     if LIMITS["max_codes"] is not None:
         from ..verify_bound import CODES_CEILING
 

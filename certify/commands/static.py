@@ -52,7 +52,8 @@ def cmd_static_verify(args) -> int:
 
     err = sys.stderr
     reports = [verify_static.check_file(f, lambda note: print(note, file=err, flush=True), None,
-                                        LIMITS["max_codes"] or verify_static.MAX_CODES, LIMITS["max_work"])
+                                        LIMITS["max_codes"] or verify_static.MAX_CODES, LIMITS["max_work"],
+                                        LIMITS["max_nodes"])
                for f in args.files]
     verdict = _pair_verdict(reports, verify_static)
     if args.json:
@@ -98,7 +99,7 @@ def cmd_static_page(args) -> int:
     raw = reader.load(args.file, verify_static.MAX_BYTES, report)
     if raw is not None:
         report = verify_static.check_bytes(raw, args.file, None, LIMITS["max_codes"] or verify_static.MAX_CODES,
-                                           LIMITS["max_work"])
+                                           LIMITS["max_work"], LIMITS["max_nodes"])
     if not report.valid:  # (the checker's own line and exit status: 1 invalid, 2 unreadable)
         print(report.line(), file=sys.stderr)
         return report.status

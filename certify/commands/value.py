@@ -111,7 +111,7 @@ def cmd_value(args) -> int:
     write_output(breaker, orjson.dumps(mixed_document(result, generator), option=orjson.OPT_INDENT_2) + b"\n")
     # what is stated comes from the trusted checkers, reading the files as written
     bound = verify_bound.check_file(maker, max_codes=LIMITS["max_codes"] or verify_bound.MAX_CODES,
-                                    max_work=LIMITS["max_work"])
+                                    max_work=LIMITS["max_work"], max_nodes=LIMITS["max_nodes"])
     mixed = verify_mixed.check_file(breaker, **LIMITS)
     for report in (bound, mixed):
         if not report.valid:  # (a limit: unusable, exit 2, the option named)
