@@ -503,7 +503,7 @@ def committed_worst_case(game: dict, folder: Path = BOUNDS, max_codes=None, max_
             return {"bound": report.claims["worst_case"], "file": from_here(root / name),
                     "source": f"{source}, checked now"}
         if unchecked is None and (report.status == 2 or "--max-codes" in (report.error or "")):
-            unchecked = {"bound": None, "file": from_here(root / name), "source": f"{source}, not checked: {report.error}"}
+            unchecked = {"bound": None, "file": from_here(root / name), "source": f"{source}: {report.error}"}  # (its error says "not checked" and the option)
     return unchecked
 
 

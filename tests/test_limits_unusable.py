@@ -264,3 +264,13 @@ def test_split_proof_refuses_a_file_of_another_shape_in_one_line(capsys, tmp_pat
     assert main(["split-proof", str(path), "--depth", "1", "-o", str(tmp_path / "out")]) == 2  # (a KeyError once)
     err = capsys.readouterr().err
     assert err.startswith("certify split-proof: error: ") and "not a lower-bound proof" in err and err.count("\n") == 1
+
+
+def test_stats_names_the_option_a_committed_proof_needs_once(capsys):
+    """stats on the 5x7 strategy: the committed 5x7 proof is past the default codes limit; the line
+    says so once, with the option (it read "not checked: ...; not checked: --max-codes ...")."""
+    from certify.__main__ import main
+
+    assert main(["stats", str(CERTS / "atlas" / "optimal-worst-case-5x7.json.gz")]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("  proof certificate "))
+    assert line.count("not checked") == 1 and line.endswith("not checked: --max-codes 16807 raises it"), line
