@@ -228,24 +228,24 @@ def _checked(data: bytes, name: str, path=None, max_codes=None, max_work=None, m
     return StaticCertificate(data, report, kind, path)
 
 
-def _of_kind(source, cls):
-    found = source if isinstance(source, _VALUES) else load(source)
+def _of_kind(source, cls, **limits):
+    found = source if isinstance(source, _VALUES) else load(source, **limits)
     if not isinstance(found, cls):
         raise CertifyError(f"{shown(found.file)} is a {found.report.kind_words} certificate, "
                            f"not a {_KIND_WORDS[cls]} certificate")
     return found
 
 
-def _strategy(source) -> Certificate:
-    return _of_kind(source, Certificate)
+def _strategy(source, **limits) -> Certificate:
+    return _of_kind(source, Certificate, **limits)
 
 
-def _bound(source) -> Bound:
-    return _of_kind(source, Bound)
+def _bound(source, **limits) -> Bound:
+    return _of_kind(source, Bound, **limits)
 
 
-def _mixed(source) -> MixedStrategy:
-    return _of_kind(source, MixedStrategy)
+def _mixed(source, **limits) -> MixedStrategy:
+    return _of_kind(source, MixedStrategy, **limits)
 
 
 def _game_text(game: dict) -> str:
@@ -1134,19 +1134,23 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
     return proof.strategy, proof
 
 
-def verify_optimality(strategy, proof) -> Optimality:
+def verify_optimality(strategy, proof, max_codes: int | None = None, max_work: int | None = None,
+                      max_nodes: int | None = None) -> Optimality:
     """How a strategy certificate meets a lower-bound certificate (``certify verify S --optimal B``):
-    both checked (paths, bytes, or values of this module); raises CertifyError when they cannot be
-    compared (another game...)."""
+    both checked (paths, bytes, or values of this module; ``max_codes``, ``max_work``,
+    ``max_nodes``: the checkers' limits, as for :func:`load`); raises CertifyError when they cannot
+    be compared (another game...)."""
     from .optimality import compare
 
-    cert, lower = _strategy(strategy), _bound(proof)
+    limits = {"max_codes": max_codes, "max_work": max_work, "max_nodes": max_nodes}
+    cert, lower = _strategy(strategy, **limits), _bound(proof, **limits)
     return Optimality(compare(cert._report, lower._report), cert, lower)
 
 
-def compare_certificates(*sources, sort: str = "file") -> Comparison:
+def compare_certificates(*sources, sort: str = "file", max_work: int | None = None) -> Comparison:
     """Strategy certificates side by side (``certify compare``): each a path, bytes, a dict or a
-    Certificate, verified; ``sort`` 'file' (the order given), 'strategy', 'mean', 'max' or 'total'."""
+    Certificate, verified (``max_work``: the verifier's limit, as for :func:`load`); ``sort`` 'file'
+    (the order given), 'strategy', 'mean', 'max' or 'total'."""
     from . import compare
 
     if len(sources) == 1 and isinstance(sources[0], (list, tuple)):
@@ -1155,7 +1159,7 @@ def compare_certificates(*sources, sort: str = "file") -> Comparison:
         raise CertifyError("compare_certificates needs at least one certificate")
     if sort not in compare.SORTS:
         raise CertifyError(f"sort must be one of {', '.join(compare.SORTS)}, got {shown(repr(sort), 40)}")
-    certs = [_strategy(x) for x in sources]
+    certs = [_strategy(x, max_work=max_work) for x in sources]
     return Comparison(compare.sort([compare.row(c._report) for c in certs], sort))
 
 
@@ -1279,11 +1283,14 @@ def game_value(pegs: int = 3, colors: int = 3, no_repetition: bool = False,
     return GameValue(compare_value(breaker._report, maker._report), breaker, maker)
 
 
-def verify_value(mixed, bound) -> GameValue:
+def verify_value(mixed, bound, max_codes: int | None = None, max_work: int | None = None,
+                 max_nodes: int | None = None) -> GameValue:
     """A mixed strategy beside a weighted lower bound (``certify verify MIXED --value BOUND``): both
-    checked (paths, bytes, dicts or values of this module), then compared; CertifyError when they
-    cannot be (another game, a bound without weights)."""
+    checked (paths, bytes, dicts or values of this module; the checkers' limits as for
+    :func:`load`), then compared; CertifyError when they cannot be (another game, a bound without
+    weights)."""
     from .optimality import compare_value
 
-    breaker, maker = _mixed(mixed), _bound(bound)
+    limits = {"max_codes": max_codes, "max_work": max_work, "max_nodes": max_nodes}
+    breaker, maker = _mixed(mixed, **limits), _bound(bound, **limits)
     return GameValue(compare_value(breaker._report, maker._report), breaker, maker)

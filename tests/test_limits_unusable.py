@@ -274,3 +274,19 @@ def test_stats_names_the_option_a_committed_proof_needs_once(capsys):
     assert main(["stats", str(CERTS / "atlas" / "optimal-worst-case-5x7.json.gz")]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("  proof certificate "))
     assert line.count("not checked") == 1 and line.endswith("not checked: --max-codes 16807 raises it"), line
+
+
+def test_the_api_comparisons_take_the_limits(proof):
+    """verify_optimality, verify_value and compare_certificates pass the limits to the checkers
+    (they loaded every file with the defaults: a 3x22 proof could not be compared at all)."""
+    with pytest.raises(api.UnusableCertificate):
+        api.verify_optimality(K46, proof)
+    worst = CERTS / "bounds" / "worst-case-4x6.json"  # one node: counting and one guess level
+    with pytest.raises(api.UnusableCertificate, match="max_work"):
+        api.verify_optimality(K46, worst, max_work=100)
+    assert api.verify_optimality(K46, worst, max_nodes=1).optimal
+    with pytest.raises(api.UnusableCertificate):
+        api.verify_value(MIXED, MAKER, max_work=10)
+    assert api.verify_value(MIXED, MAKER).proven
+    with pytest.raises(api.UnusableCertificate):
+        api.compare_certificates(K46, max_work=100)
