@@ -1215,11 +1215,14 @@ def why_bound(proof, depth: int = 1, branches: int = 5, max_codes: int | None = 
     return WhyExplanation(found, Bound(data, report, path))
 
 
-def split_proof(proof, folder, depth: int | None = None, parts: int | None = None) -> dict:
+def split_proof(proof, folder, depth: int | None = None, parts: int | None = None, max_codes: int | None = None,
+                max_nodes: int | None = None) -> dict:
     """Cut a lower-bound proof file into a main file and part files in ``folder`` (new or empty),
     to be checked in parallel (``certify split-proof``): the nodes first reached after ``depth``
-    guesses, or about ``parts`` parts. Untrusted: :func:`verify_parts` checks the result. Returns
-    {'main', 'parts', 'nodes'}."""
+    guesses, or about ``parts`` parts. Untrusted: :func:`verify_parts` checks the result (give it
+    the same limits). ``max_codes``, ``max_nodes``: the limits of that check; a proof over one is
+    not split (CertifyError naming the keyword that raises it). Returns {'main', 'parts', 'nodes',
+    'codes'}."""
     from .proofparts import write_split
 
     if (depth is None) == (parts is None):
@@ -1228,7 +1231,8 @@ def split_proof(proof, folder, depth: int | None = None, parts: int | None = Non
     if not isinstance(proof, (str, os.PathLike)):
         raise CertifyError(f"split_proof reads a proof file: a path, got {type(proof).__name__}")
     with _LibraryWords():
-        return write_split(os.fspath(proof), os.fspath(folder), depth=depth, parts=parts)
+        return write_split(os.fspath(proof), os.fspath(folder), depth=depth, parts=parts,
+                           max_codes=_max_codes(max_codes), max_nodes=_max_nodes(max_nodes))
 
 
 def verify_parts(main, parts, jobs: int = 1, max_codes: int | None = None,

@@ -290,3 +290,10 @@ def test_the_api_comparisons_take_the_limits(proof):
     assert api.verify_value(MIXED, MAKER).proven
     with pytest.raises(api.UnusableCertificate):
         api.compare_certificates(K46, max_work=100)
+
+
+def test_the_api_split_takes_the_limits_of_its_check(tmp_path):
+    with pytest.raises(api.CertifyError, match=r"more than the max_nodes=3 given.*max_nodes=14 raises it"):
+        api.split_proof(TOTAL_2X6, tmp_path / "a", depth=1, max_nodes=3)
+    done = api.split_proof(TOTAL_2X6, tmp_path / "b", depth=1, max_codes=36, max_nodes=14)
+    assert [r.valid for r in api.verify_parts(done["main"], tmp_path / "b", max_nodes=14)] == [True]
