@@ -302,8 +302,16 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
 
     t0, c0 = time.perf_counter(), time.process_time()
     say = say or (lambda line: None)
+    from .errors import CertifyError
+
     if feedback not in ("black-white", "black-only"):
-        raise ValueError(f"feedback: 'black-white' or 'black-only', got {feedback!r}")
+        raise CertifyError(f"feedback: 'black-white' or 'black-only', got {feedback!r}")
+    size = colors ** pegs if repetition else math.perm(colors, pegs)
+    if feedback == "black-only" and size > BITMASK_CODES:
+        # Past the bitmask search the codemaker's proof comes from the plain total search: for 3x7
+        # black-only (343 codes) it ran 44 min and wrote a proof past the checker's 128 MiB.
+        raise CertifyError(f"the black-peg game value is computed for games of at most {BITMASK_CODES} codes "
+                           f"(this one has {size}; past that the codemaker's proof outgrew the checker's 128 MiB in 3x7)")
     space = Space(pegs, colors, repetition, feedback == "black-only")
     rows: list[Row] = []
     seen = set()

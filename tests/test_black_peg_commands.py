@@ -165,3 +165,10 @@ def test_value_under_the_black_peg_rule_is_checked_under_the_files_rule(capsys, 
         assert check(json.dumps(data).encode()).status == 1, path.name
     assert api.game_value(2, 3, feedback="black-only").value == Fraction(25, 9)
     assert api.game_value(2, 3).value == Fraction(29, 12)
+
+
+def test_value_refuses_a_black_peg_game_past_the_bitmask_search(capsys):
+    from certify.__main__ import main
+
+    assert main(["value", "--pegs", "3", "--colors", "7", "--feedback", "black-only"]) == 2
+    assert "at most 256 codes (this one has 343" in capsys.readouterr().err
