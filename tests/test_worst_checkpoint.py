@@ -171,3 +171,25 @@ def test_a_search_stopped_in_one_clone_resumes_in_a_fresh_clone_from_what_is_com
 
     write(whole.strategy, tmp_path / "one-run.json")
     assert (there / "s.json").read_bytes() == (tmp_path / "one-run.json").read_bytes()
+
+
+def test_a_gzipped_checkpoint_is_deterministic_and_a_cut_one_is_refused(tmp_path):
+    """A .gz name gzips the memo (the form committed under certificates/state/): the same memo
+    gives the same bytes, and a cut or foreign gzip stream is refused in one line."""
+    from certify.search import memofile
+
+    search = WorstSearch(Game(3, 4))
+    search.needs(search._every, 5)
+    assert len(search.memo) > 1
+    memo, plain = tmp_path / "a.memo.gz", tmp_path / "a.memo"
+    memofile.save(str(memo), search.memo, search.game, 2)
+    memofile.save(str(plain), search.memo, search.game, 2)
+    raw = memo.read_bytes()
+    assert gzip.decompress(raw) == plain.read_bytes()  # the same content, gzipped
+    memofile.save(str(memo), search.memo, search.game, 2)
+    assert memo.read_bytes() == raw  # no time or name in the gzip header
+    assert memofile.load(str(memo), search.game, 2) == search.memo
+    for damaged in (raw[:-6], raw[: len(raw) // 2], plain.read_bytes()):
+        memo.write_bytes(damaged)
+        with pytest.raises(MemoFileError, match="damaged"):
+            memofile.load(str(memo), search.game, 2)
