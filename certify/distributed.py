@@ -181,13 +181,17 @@ def mapper(client, progress=None):
     def run(func, args):
         import distributed
 
-        futures = [client.submit(func, *a, pure=False, priority=len(a[2]) if len(a) > 2 else 0)
-                   for a in args]
+        # the split search's biggest sets first (its third argument); other tasks in their order
+        futures = [client.submit(func, *a, pure=False,
+                                 priority=len(a[2]) if len(a) > 2 and isinstance(a[2], (bytes, list)) else -i)
+                   for i, a in enumerate(args)]
         with _failures():
             for _ in distributed.as_completed(futures):
                 if progress:
                     progress(1)
             return client.gather(futures)
+    # How many tasks the cluster runs at once (a search that goes in rounds sizes them by it).
+    run.width = sum(client.nthreads().values())
     return run
 
 

@@ -57,7 +57,8 @@ def _atlas(root: Path) -> list:
         command = command.replace("'", "")  # shlex.join quotes nothing here: names and flags only
         # -q: the rebuild is quiet; the bytes are the same
         out.append({"file": f"atlas/{e['file']}", "cwd": "atlas", "rebuild": command + " -q",
-                    "check": _check(e["file"], _codes(e["game"]), e["kind"] == "proof")})
+                    # the check the search printed (adopt --check), else the default one
+                    "check": e.get("check") or _check(e["file"], _codes(e["game"]), e["kind"] == "proof")})
     return out
 
 

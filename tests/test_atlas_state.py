@@ -273,9 +273,17 @@ def test_adding_a_cell_from_a_checked_file(tmp_path):
     shutil.copyfile(CERTS / "atlas" / "worst-case-2x2-norep.json", src)
     with pytest.raises(ValueError, match="must write"):
         builder.adopt(str(src), "certify bound --pegs 2 --colors 2 --no-repetition --worst -o other.json", folder=root / "atlas")
-    entry = builder.adopt(str(src), "certify bound --pegs 2 --colors 2 --no-repetition --worst -o worst-case-2x2-norep.json",
-                          folder=root / "atlas", table=False)
-    assert entry["file"] == "worst-case-2x2-norep.json"
+    rebuild = "certify bound --pegs 2 --colors 2 --no-repetition --worst -o worst-case-2x2-norep.json"
+    with pytest.raises(ValueError, match="check command must be"):
+        builder.adopt(str(src), rebuild, folder=root / "atlas", table=False, check="rm worst-case-2x2-norep.json")
+    # the check command the search printed is recorded, and the rebuild manifest gives it
+    check = "certify verify worst-case-2x2-norep.json --max-work 12345"
+    entry = builder.adopt(str(src), rebuild, folder=root / "atlas", table=False, check=check)
+    assert entry["file"] == "worst-case-2x2-norep.json" and entry["check"] == check
+    from certify import rebuild as manifest
+
+    record = next(r for r in manifest._atlas(root) if r["file"] == "atlas/worst-case-2x2-norep.json")
+    assert record["check"] == check and record["rebuild"] == rebuild + " -q"
     table = atlas.add(["atlas/worst-case-2x2-norep.json"], root, path, doc=tmp_path / "none.md")
     assert _row(table, "2x2-norep")["worst"]["lower"]["figure"] == 2
     assert atlas.load_table(path, root, store=tmp_path / "store")["problems"] == []
@@ -293,5 +301,5 @@ def test_the_docs_table_and_glance_are_the_tables():
     assert rows["6x4"]["worst"]["settled"] and rows["6x4"]["worst"]["upper"]["figure"] == 5
     assert "no strategy at 5" not in page
     six_seven = rows["6x7-norep"]["worst"]  # settled at 7 by the search's own strategy (adopted)
-    assert six_seven["settled"] and six_seven["upper"]["figure"] == 7 and "**6x7: 7**" in page
+    assert six_seven["settled"] and six_seven["upper"]["figure"] == 7 and "`7 .. 8` in" not in page
     assert "111234" in page and "111223" in page  # both Knuth tie-breakings named for 6x6

@@ -337,3 +337,38 @@ def test_a_busy_dashboard_port_is_not_our_business(tmp_path):
     finally:
         holder.close()
     assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
+def test_a_killed_worker_does_not_change_the_worst_case_search(client, tmp_path):
+    """Issue 45: bound --worst on a cluster, its first guesses as tasks (WorstSearch.fan_out), a
+    worker killed mid-task: the proof and the strategy have the one-process bytes."""
+    from certify.search import exact
+    from certify.search.proof import dumps as proof_bytes
+
+    game = Game(4, 5)
+    killed, progress = _killer(client, tmp_path)
+    run = dist.mapper(client, progress)
+    del run.width  # every first guess of a level at once: a worker is busy when the first ends
+    remote = exact.worst_case(game, strategy=True, run=run)
+    local = exact.worst_case(game, strategy=True)
+    assert remote.data == local.data == (CERTS / "bounds" / "worst-case-4x5.json").read_bytes()
+    assert proof_bytes(remote.proof) == proof_bytes(local.proof)
+    assert dumps(remote.strategy) == dumps(local.strategy)
+    _was_run_again(client, killed)
+
+
+def test_bound_worst_on_a_cluster_writes_the_one_process_bytes(client, tmp_path):
+    """The CLI on the module's cluster (--scheduler; --workers N starts one of its own the same
+    way), in rounds of two first guesses: the committed proof, the one-process strategy."""
+    from certify.certificate import write
+    from certify.search import exact
+
+    p, s = tmp_path / "p.json", tmp_path / "s.json"
+    r = run_cli("bound", "--pegs", 3, "--colors", 4, "--worst", "--scheduler", client.scheduler.address, "-q",
+                "--strategy-out", s, "-o", p)
+    assert r.returncode == 0, r.stderr
+    assert p.read_bytes() == (CERTS / "atlas" / "worst-case-3x4.json").read_bytes()
+    write(exact.worst_case(Game(3, 4), strategy=True).strategy, tmp_path / "one.json")
+    assert s.read_bytes() == (tmp_path / "one.json").read_bytes()
+    r = run_cli("bound", "--pegs", 3, "--colors", 3, "--total", "--workers", 2, "-o", tmp_path / "t.json")
+    assert r.returncode == 2 and "go with --worst" in r.stderr

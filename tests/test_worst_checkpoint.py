@@ -118,3 +118,78 @@ def test_checkpoint_goes_with_worst_only(tmp_path):
                "-o", str(tmp_path / "p.json"))
     out, err = run.communicate(timeout=120)
     assert run.returncode == 2 and "--checkpoint goes with --worst" in err
+
+
+def _git(*args, cwd):
+    return subprocess.run(["git", "-c", "user.name=certify tests", "-c", "user.email=tests@example.org", *args],
+                          cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+def test_a_search_stopped_in_one_clone_resumes_in_a_fresh_clone_from_what_is_committed(tmp_path, monkeypatch):
+    """Issue 45: the state committed under certificates/state/ is all another machine needs. A 4x5
+    search stopped in one clone, its checkpoint committed there, resumes in a fresh clone of that
+    one (relative paths, as docs/exact-search.md says) and writes the one-run bytes, checked."""
+    game, state = Game(4, 5), "certificates/state/worst-case-4x5.memo.gz"
+    here, there = tmp_path / "here", tmp_path / "there"
+    _git("clone", "-q", str(ROOT), str(here), cwd=tmp_path)
+    assert (here / "certificates" / "state").is_dir()  # the committed place exists in every clone
+    whole = exact.worst_case(game, strategy=True)
+    calls, real = {"n": 0}, WorstSearch._search
+
+    def stopping(self, cands, k):
+        calls["n"] += 1
+        if calls["n"] == 40:
+            raise KeyboardInterrupt
+        return real(self, cands, k)
+
+    monkeypatch.setattr(WorstSearch, "_search", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        exact.worst_case(game, strategy=True, checkpoint=(str(here / state), 1e9))  # saved when stopped
+    monkeypatch.setattr(WorstSearch, "_search", real)
+    saved = (here / state).read_bytes()
+    assert str(tmp_path).encode() not in gzip.decompress(saved)  # no machine path in a committed file
+    assert _git("status", "--porcelain", "certificates/state", cwd=here).split() == ["??", state]  # not ignored
+    _git("add", state, cwd=here)
+    _git("commit", "-q", "-m", "the 4x5 search's state", cwd=here)
+
+    _git("clone", "-q", str(here), str(there), cwd=tmp_path)
+    assert (there / state).read_bytes() == saved
+    # The code under test, run from the fresh clone's top folder (not the clone's copy of certify).
+    run = subprocess.run([sys.executable, "-c", "import sys; del sys.path[0]; from certify.__main__ import main; "
+                          "sys.exit(main())", "bound", "--pegs", "4", "--colors", "5", "--worst", "--checkpoint",
+                          state, "--strategy-out", "s.json", "-o", "p.json", "--json"],
+                         cwd=there, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    assert "resumed with" in run.stderr
+    import json
+
+    summary = json.loads(run.stdout)
+    assert summary["checked"] is True and 0 < summary["searched"] < whole.searched
+    assert (there / "p.json").read_bytes() == (ROOT / "certificates" / "bounds" / "worst-case-4x5.json").read_bytes()
+    from certify.certificate import write
+
+    write(whole.strategy, tmp_path / "one-run.json")
+    assert (there / "s.json").read_bytes() == (tmp_path / "one-run.json").read_bytes()
+
+
+def test_a_gzipped_checkpoint_is_deterministic_and_a_cut_one_is_refused(tmp_path):
+    """A .gz name gzips the memo (the form committed under certificates/state/): the same memo
+    gives the same bytes, and a cut or foreign gzip stream is refused in one line."""
+    from certify.search import memofile
+
+    search = WorstSearch(Game(3, 4))
+    search.needs(search._every, 5)
+    assert len(search.memo) > 1
+    memo, plain = tmp_path / "a.memo.gz", tmp_path / "a.memo"
+    memofile.save(str(memo), search.memo, search.game, 2)
+    memofile.save(str(plain), search.memo, search.game, 2)
+    raw = memo.read_bytes()
+    assert gzip.decompress(raw) == plain.read_bytes()  # the same content, gzipped
+    memofile.save(str(memo), search.memo, search.game, 2)
+    assert memo.read_bytes() == raw  # no time or name in the gzip header
+    assert memofile.load(str(memo), search.game, 2) == search.memo
+    for damaged in (raw[:-6], raw[: len(raw) // 2], plain.read_bytes()):
+        memo.write_bytes(damaged)
+        with pytest.raises(MemoFileError, match="damaged"):
+            memofile.load(str(memo), search.game, 2)

@@ -40,13 +40,21 @@ def cmd_bound(args) -> int:
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     freeze_startup("certify.search.total", "certify.search.worst")
     kept = {} if checkpoint is None else {"checkpoint": _memo_file(checkpoint, args.checkpoint_every, say)}
-    if at_least is not None:
-        result = exact.at_least(game, at_least, progress=not args.quiet, say=say, **kept)
-    elif args.worst:
-        result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out),
-                                  **kept)
-    else:
-        result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
+    from .optimal import scheduler
+
+    address = scheduler(args)
+    if (args.workers or address) and not args.worst:
+        raise CertifyError("--workers and --scheduler go with --worst (build optimal --workers searches totals)")
+    with _cluster(args.workers, None if args.workers else address, args.quiet, say) as run:
+        if run is not None:
+            kept["run"] = run
+        if at_least is not None:
+            result = exact.at_least(game, at_least, progress=not args.quiet, say=say, **kept)
+        elif args.worst:
+            result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out),
+                                      **kept)
+        else:
+            result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
     write_output(args.output, result.data)  # the bytes the checker accepted (exact._check_proof)
     if args.strategy_out:
         from ..certificate import write
@@ -120,6 +128,19 @@ def cmd_why(args) -> int:
     return EXIT_OK
 
 
+def _cluster(workers, address, quiet: bool, say):
+    """The Dask cluster's run(func, args) for the worst-case search's first guesses (the add-on,
+    imported only when asked for), or a context giving None."""
+    import contextlib
+
+    if not (workers or address):
+        return contextlib.nullcontext(None)
+    from .. import distributed
+    from .optimal import _tasks_done
+
+    return distributed.run_tasks(workers, address, progress=None if quiet else _tasks_done(say))
+
+
 def _memo_file(path: str, every: float, say):
     """The worst-case search's checkpoint: (file, seconds between saves)."""
     say(f"checkpoint {path}: the search's finished sets are saved there every {every:g} s and when it "
@@ -149,6 +170,11 @@ def register(sub) -> None:
                         "seconds and when stopped) and resume from it: same proof bytes as a run never stopped")
     p.add_argument("--checkpoint-every", type=float, default=300.0, metavar="SECONDS",
                    help="seconds between two saves of --checkpoint (default 300)")
+    p.add_argument("--workers", type=positive, metavar="N",
+                   help="--worst: search the first guesses on a local Dask cluster of N processes "
+                        "(the same bytes as one process)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="--worst: search on a running Dask cluster (default: $DASK_SCHEDULER_ADDRESS)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_bound)

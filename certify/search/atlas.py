@@ -342,13 +342,16 @@ def externalise(folder: Path = FOLDER, store: Path = EXTERNAL_STORE, say=print) 
 
 
 def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | None = None,
-          max_codes: int | None = None, max_work: int | None = None, table: bool = True) -> dict:
+          max_codes: int | None = None, max_work: int | None = None, table: bool = True,
+          check: str | None = None) -> dict:
     """Add a cell from a file written by hand (a command run outside the builder: a search longer
     than any budget, or a partial bound such as ``certify bound --worst --at-least K``): the file is
     checked within the user's limits, copied here (the bytes checked, not the file read again),
     listed in certificates/atlas/index.json with ``command``, the command that rebuilds it (it must
     write the file's own name: ``-o NAME`` or ``--strategy-out NAME``), and put into the atlas's
-    table and docs/atlas.md (certify.atlas.add). Raises ValueError when refused."""
+    table and docs/atlas.md (certify.atlas.add). ``check``: the check command the search printed
+    (``certify verify NAME --max-codes N --max-work W``), recorded when the defaults do not check the
+    file. Raises ValueError when refused."""
     import shlex
 
     from .. import atlas
@@ -359,6 +362,8 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
     if name not in shlex.split(command):
         raise ValueError(f"{path}: the rebuild command must write {name} under that name (-o {name}), "
                          "so that following it gives these bytes")
+    if check is not None and (shlex.split(check)[:2] != ["certify", "verify"] or name not in shlex.split(check)):
+        raise ValueError(f"{path}: the check command must be `certify verify {name} ...`, got {check!r}")
     raw = atlas.read_file(Path(path), [Path(path).resolve().parent])
     limits = atlas._limits_kwargs(max_codes, max_work)
     kind, report = check_bytes(raw, path, **limits)
@@ -372,6 +377,8 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
             target.unlink()
             raise ValueError(f"{path}: not the bytes certify writes under this name (write it with -o {name})")
     entry = _entry(target, "strategy" if kind == STRATEGY else "proof", command, {"cpu": cpu_seconds})
+    if check is not None:
+        entry["check"] = check
     manifest["files"] = [e for e in manifest["files"] if e["file"] != target.name] + [entry]
     _save(manifest, folder)
     if table and folder == FOLDER:
@@ -393,6 +400,8 @@ def main(argv=None) -> int:
     parser.add_argument("--file", help="adopt: the file (checked, then copied here)")
     parser.add_argument("--rebuild", help="adopt: the command that rebuilds it")
     parser.add_argument("--cpu", type=float, help="adopt: the CPU seconds it took")
+    parser.add_argument("--check", help="adopt: the check command the search printed (certify verify NAME "
+                                        "with the options it needs), recorded in the manifests")
     parser.add_argument("--max-codes", type=int, help="adopt: the lower-bound checker's code limit")
     parser.add_argument("--max-work", type=int, help="adopt: the checkers' work limit")
     parser.add_argument("games", nargs="*", metavar="GAME", help="only these games (4x6, 4x10-norep...)")
@@ -405,7 +414,7 @@ def main(argv=None) -> int:
             parser.error("adopt needs --file FILE and --rebuild COMMAND")
         try:
             entry = adopt(args.file, args.rebuild, cpu_seconds=args.cpu, max_codes=args.max_codes,
-                          max_work=args.max_work)
+                          max_work=args.max_work, check=args.check)
         except ValueError as e:
             print(f"python -m certify.search.atlas adopt: {e}", file=sys.stderr)
             return 1

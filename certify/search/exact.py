@@ -120,7 +120,7 @@ def _state(search, checkpoint):
     return checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint
 
 
-def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkpoint=None) -> Result:
+def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkpoint=None, run=None) -> Result:
     """The proof "every strategy needs >= k" without looking further (the least worst case may be
     more): for games whose whole search is too long. Raises CertifyError when some strategy does
     with k - 1. ``checkpoint``: a file, or (file, seconds between saves), that the search resumes
@@ -133,6 +133,8 @@ def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkp
     state = _state(search, checkpoint)
     try:
         with _saved_when_stopped(search):
+            if run is not None:
+                search.fan_out(k, run)
             proof = search.prove(k)
     except Inconsistent as e:  # the memo contradicts itself: a checkpoint's entries
         raise _refused("what the search finds again", str(e), state) from None
@@ -151,13 +153,15 @@ def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkp
 
 
 def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bool = False,
-               checkpoint=None) -> Result:
+               checkpoint=None, run=None) -> Result:
     """The least worst case D of the game, proven: every strategy needs >= D (and the search
     found a way to do with D, so D + 1 is not provable). With ``strategy``, also a strategy
     certificate that never needs more than D (the search's own choices). ``checkpoint``: as for
     :func:`at_least`. The proof (and the strategy) are accepted by the trusted checkers before
     this returns; from a checkpoint, the strategy is built and checked whether asked for or not:
-    a checkpoint is hints (a forged one raises Inconsistent, never a false figure)."""
+    a checkpoint is hints (a forged one raises Inconsistent, never a false figure). ``run``: a
+    ``run(func, args)`` of a Dask cluster (certify.distributed.run_tasks): each level's first
+    guesses are searched as tasks (WorstSearch.fan_out), the same bytes as in one process."""
     from ..errors import Inconsistent
     from .worst import WorstSearch
 
@@ -169,7 +173,11 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
     say(f"counting: every strategy for {game} needs >= {d}")
     try:
         with _saved_when_stopped(search):
-            while search.needs(every, d + 1):
+            while True:
+                if run is not None:  # the level's first guesses as tasks of the cluster
+                    search.fan_out(d + 1, run)
+                if not search.needs(every, d + 1):
+                    break
                 d += 1
                 say(f"search: every strategy for {game} needs >= {d}, unchecked so far ({search.nodes} nodes searched)")
             proof = search.prove(d)

@@ -10,15 +10,21 @@ Format: one JSON header line (format, version, the game, the key width, the body
 sha256), then the entries: k (u8), n (u32), the set (n codes of the key width), then 0 (refuted)
 or 2 (proven). Written to a temporary file
 in the same folder and renamed over the old one, so a stop during a save keeps the last one.
+
+A name ending in ``.gz`` is gzipped (no name or time in the gzip header: the same memo gives the
+same bytes), the form a checkpoint is committed in (certificates/state/, docs/search.md): the
+sets of codes compress several times over, and a search resumes from it on any machine.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
 import stat
 import struct
+import zlib
 
 import numpy as np
 
@@ -64,12 +70,15 @@ def _save(path: str, memo: dict, game, width: int) -> int:
     head = {**_header(game, width), "body_bytes": size, "sha256": body.hexdigest()}
     tmp = f"{path}.tmp-{os.getpid()}"
     try:
-        with open(tmp, "wb") as f:
+        with open(tmp, "wb") as raw:
+            f = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if _gzipped(path) else raw
             f.write(json.dumps(head, sort_keys=True).encode() + b"\n")
             for data in _entries(memo, width):
                 f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if f is not raw:
+                f.close()  # the gzip trailer; ``raw`` stays open for the fsync
+            raw.flush()
+            os.fsync(raw.fileno())
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -85,24 +94,36 @@ def load(path: str, game, width: int) -> dict:
         raise MemoFileError(f"cannot read the checkpoint {path}: {e.strerror or e}") from None
 
 
+def _gzipped(path: str) -> bool:
+    return str(path).endswith(".gz")
+
+
 def _load(path: str, game, width: int) -> dict:
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise MemoFileError(f"{path}: not a regular file")
-    size = os.path.getsize(path)
+    # Gzipped, the body's length is bounded by the header's (read no further), not the file's size.
+    size = None if _gzipped(path) else os.path.getsize(path)
     with open(path, "rb") as f:
-        line = f.readline(4096)
         try:
-            head = json.loads(line)
-        except ValueError:
-            raise MemoFileError(f"{path}: not a worst-case search checkpoint") from None
-        want = _header(game, width)
-        if not isinstance(head, dict) or any(head.get(key) != value for key, value in want.items()):
-            raise MemoFileError(f"{path}: a checkpoint of another game or format "
-                                f"({shown(json.dumps(head.get('game') if isinstance(head, dict) else None), 200)})")
-        length = head.get("body_bytes")
-        if type(length) is not int or not 0 <= length <= size:
-            raise MemoFileError(f"{path}: damaged checkpoint (its header's body_bytes is not a length)")
-        raw = f.read(length + 1)
+            return _read(gzip.GzipFile(fileobj=f, mode="rb") if size is None else f, path, game, width, size)
+        except (gzip.BadGzipFile, EOFError, zlib.error):
+            raise MemoFileError(f"{path}: damaged checkpoint (not a complete gzip stream)") from None
+
+
+def _read(f, path: str, game, width: int, size) -> dict:
+    line = f.readline(4096)
+    try:
+        head = json.loads(line)
+    except ValueError:
+        raise MemoFileError(f"{path}: not a worst-case search checkpoint") from None
+    want = _header(game, width)
+    if not isinstance(head, dict) or any(head.get(key) != value for key, value in want.items()):
+        raise MemoFileError(f"{path}: a checkpoint of another game or format "
+                            f"({shown(json.dumps(head.get('game') if isinstance(head, dict) else None), 200)})")
+    length = head.get("body_bytes")
+    if type(length) is not int or not 0 <= length <= (length if size is None else size):
+        raise MemoFileError(f"{path}: damaged checkpoint (its header's body_bytes is not a length)")
+    raw = f.read(length + 1)
     if len(raw) != length or hashlib.sha256(raw).hexdigest() != head.get("sha256"):
         raise MemoFileError(f"{path}: damaged checkpoint (its length or sha256 is not the header's)")
     return _entries_of(raw, path, game.size, width)

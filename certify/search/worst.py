@@ -11,6 +11,7 @@ representative guess, the class it chose, -1 when counting settled it).
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
@@ -117,19 +118,55 @@ class WorstSearch:
             if biggest[i] > limit:
                 choices[g] = -1
                 continue
-            row = sp.fb[g]
-            labels = row[cands]
-            chosen = -1
-            for f in np.argsort(-sizes[i], kind="stable"):
-                if sizes[i, f] < k - 1:
-                    break
-                if self.needs(cands[labels == f], k - 1):
-                    chosen = int(f)
-                    break
+            chosen = self._class_needing(cands, g, sizes[i], k)
             if chosen < 0:
                 return None
             choices[g] = chosen
         return choices
+
+    def _class_needing(self, cands, g: int, sizes, k: int) -> int:
+        """The first class of g's split of ``cands`` (biggest first) that needs k - 1, or -1."""
+        labels = self.space.fb[g][cands]
+        for f in np.argsort(-sizes, kind="stable"):
+            if sizes[f] < k - 1:
+                break
+            if self.needs(cands[labels == f], k - 1):
+                return int(f)
+        return -1
+
+    def fan_out(self, k: int, run) -> None:
+        """Settle needs(every code, k) on a cluster: ``run(first_guess_task, args)`` searches each
+        first guess (one per set of alike guesses, those counting leaves open) in a task of its own,
+        and the memo entries the tasks found are merged here. needs(S, k) is a function of (S, k)
+        alone, so the memo says what a search in one process finds, and the proof and the strategy
+        written from it have its bytes (the tasks' results are merged in the order of ``args``,
+        whatever order they finish in; a task run again after a worker died gives the same
+        entries)."""
+        sp, every = self.space, self._every
+        n = len(every)
+        if k <= 3 or n < k or n > self.count.N(k - 1) or self._key(every, k) in self.memo:
+            return
+        guesses = self.representatives(every)[0]
+        sizes = class_sizes(sp.fb, guesses, every, sp.n_fb)
+        sizes[:, sp.win] = 0
+        limit = self.count.N(k - 2)
+        args = [(self.game.key(), int(g), k) for g, top in zip(guesses.tolist(), sizes.max(axis=1).tolist())
+                if top <= limit]
+        # In rounds of as many tasks as the cluster runs at once, in the search's order: a first
+        # guess that fails (no class needs k - 1) settles the level, as in one process, and the
+        # guesses after it are not searched (at most a round's worth more than one process).
+        width = max(1, getattr(run, "width", 0) or len(args))
+        for at in range(0, len(args), width):
+            failed = False
+            for chosen, entries, nodes in run(first_guess_task, args[at:at + width]):
+                for key, value in entries:
+                    self.memo.setdefault(key, value)
+                self.nodes += nodes  # the sets the tasks searched count as this search's
+                failed = failed or chosen < 0
+            if failed:
+                break
+        if self.checkpoint is not None and time.monotonic() - self._saved >= self._save_every:
+            self.save()
 
     def representatives(self, cands):
         return self.alike.representatives(cands)
@@ -217,6 +254,29 @@ class WorstSearch:
             fx = int(sp.fb[x][child[0]])  # x splits S as y does: the same class, x's feedback
             out[sp.texts[x]] = {sp.keys[fx]: writer.ref(child, k - 1)}
         return out
+
+
+#: A worker's searches, one per game: its memo serves every task it runs (a task's entries are
+#: facts of the game, whichever task found them).
+_WORKER: dict = {}
+
+
+def first_guess_task(game_key: tuple, guess: int, k: int) -> tuple:
+    """On a worker: (the first class of ``guess``'s split of every code, biggest first, that needs
+    k - 1, or -1; the memo entries this task added, in the order found; the sets it searched). Its arguments alone fix
+    its result, whichever worker runs it and however often."""
+    from ..game import Game
+
+    search = _WORKER.get(game_key)
+    if search is None:
+        search = _WORKER[game_key] = WorstSearch(Game(*game_key))
+    sp, every = search.space, search._every
+    before, nodes = len(search.memo), search.nodes
+    sizes = class_sizes(sp.fb, np.array([guess], dtype=np.int64), every, sp.n_fb)[0]
+    sizes[sp.win] = 0
+    chosen = search._class_needing(every, guess, sizes, k)
+    # a dict keeps the order its keys came in: the entries after ``before`` are this task's
+    return chosen, list(itertools.islice(search.memo.items(), before, None)), search.nodes - nodes
 
 
 def _inconsistent(what: str):
