@@ -216,46 +216,37 @@ class _Bound:
 
         allc = [c for c in itertools.product(range(self.colors), repeat=self.pegs)
                 if self.rep or len(set(c)) == self.pegs]
-        self.codes = np.array(allc, dtype=np.int16).reshape(len(allc), self.pegs)
         self.index = {c: i for i, c in enumerate(allc)}
         self.tuples = allc
         p = self.pegs
-        self.K = (p + 1) * (p + 1)
-        self.win = p * (p + 1)
         # the answers besides the win: (p-1, 1) never occurs (proven in Coq: no_almost_win)
         answers = p if self.black_only else p * (p + 3) // 2 - 1
         self.most = [0]  # most[k]: the most secrets k guesses can find (the checker's counting bound)
         for _ in range(self.depth + 1):
             self.most.append(1 + answers * self.most[-1])
+        self._game = None
 
-    # feedback of every code against codes `cols` (indices): matrix len(codes) x len(cols)
-    def fb(self, rows, cols):
-        np = self.np
-        A, B = self.codes[rows], self.codes[cols]
-        black = (A[:, None, :] == B[None, :, :]).sum(2)
-        if self.black_only:
-            return black * (self.pegs + 1)
-        ca = np.stack([(A == c).sum(1) for c in range(self.colors)], 1)
-        cb = np.stack([(B == c).sum(1) for c in range(self.colors)], 1)
-        common = np.minimum(ca[:, None, :], cb[None, :, :]).sum(2)
-        return black * (self.pegs + 1) + (common - black)
+    # The feedback table of the Python checker's game (n x n bytes, built once): the translation
+    # partitions every node's set for every guess, as that checker does.
+    def game(self):
+        if self._game is None:
+            from . import verify_bound  # noqa: PLC0415 (a trusted module; the translation may use it)
+
+            self._game = verify_bound._game(self.pegs, self.colors, self.rep, self.black_only)
+            self._class = {fb: k for k, fb in enumerate(self._game.feedbacks)}
+        return self._game
 
     def class_sizes(self, cols):
-        """For every guess, the size of each answer's class at the set `cols` (win excluded)."""
-        np = self.np
-        n = len(self.tuples)
-        out = np.zeros((n, self.K), dtype=np.int64)
-        for start in range(0, n, 512):
-            rows = np.arange(start, min(n, start + 512))
-            f = self.fb(rows, cols)
-            off = f + self.K * np.arange(len(rows))[:, None]
-            out[rows] = np.bincount(off.ravel(), minlength=len(rows) * self.K).reshape(len(rows), self.K)
-        out[:, self.win] = 0
-        return out
+        """For every guess, the size of each class at the set `cols` (the win excluded): n x classes."""
+        game = self.game()
+        return game.class_sizes(cols)[:game.win].T
 
     def klass(self, g, cols, key):
-        f = self.fb(np_arr(self, [g]), cols)[0]
-        return [c for c, v in zip(cols, f.tolist()) if v == key and c != g]
+        """The codes of `cols` (ascending) giving answer `key` to guess g (an impossible answer: none)."""
+        k = self._class.get(divmod(key, self.pegs + 1)) if self.game() else None
+        if k is None:
+            return []
+        return cols[self._game.table[g, cols] == k].tolist()
 
     def key_of(self, text):
         b, w = _answer(text, self.pegs, self.black_only)
@@ -343,12 +334,12 @@ def bound_text(doc) -> str:
                         direct.setdefault(g, (key, i, P))
         witnesses = {}
         if left >= 1 and len(S) <= b.most[left]:
-            sizes = b.class_sizes(cols)
+            counted = b.class_sizes(cols).max(axis=1) > b.most[left - 1]  # per guess
             lists = node.get("interchangeable", [])
 
             def refute(g, hops=0):
                 """(key, node, perm) for guess g, or None when counting refutes it."""
-                if sizes[g].max() > b.most[left - 1]:
+                if counted[g]:
                     return None
                 if g in direct:
                     return direct[g]
@@ -366,7 +357,7 @@ def bound_text(doc) -> str:
                         return r and (r[0], r[1], pi.inverse().after(r[2]))
                 return None  # no witness: the checker refuses the node
 
-            for g in range(len(b.tuples)):
+            for g in np.flatnonzero(~counted).tolist():
                 r = refute(g)
                 if r is not None:
                     witnesses[g] = r

@@ -823,46 +823,55 @@ Definition counted (G : game) (A : list answer) (PX : list (code * list nat)) (k
   existsb (fun a => let n := length (filter (fun p => negb (fst p) && answer_eqb (snd p) a) L) in
                     most_sat b k n <? n) A.
 
-(* The witness's node i, mapped by P, lies inside the class of its answer at X: the images are
-   checked for the answer, sorted and merged with X. *)
-Definition referenced (G : game) (nodes : list node) (j : nat) (X : list code) (k : nat) (g : code)
-    (cg : list nat) (w : witness) : bool :=
+(* The witness's node i, mapped by P, lies inside the class of its answer at X. The answers are
+   checked on node i's own codes against Q g (feedback is invariant: feedback g (P s) =
+   feedback (Q g) s), with their colour counts computed once (PN: every node's set, prepared);
+   membership in X is a merge of the sorted images with X, unless X is every code (whole). *)
+Definition referenced (G : game) (nodes : list node) (PN : list (list (code * list nat))) (j : nat)
+    (X : list code) (whole : bool) (k : nat) (g : code) (w : witness) : bool :=
   let '(h, a, i, P, Q) := w in
   let n := nth i nodes no_node in
   code_eqb g h && (j <? i) && (i <? length nodes) && inverse_pair G P Q && (k <=? left n) &&
-  (let Y := map (apply P) (set n) in
-   forallb (fun y => negb (code_eqb g y) && answer_eqb (fb G g cg y (counts (colors G) y)) a) Y
-   && sub_sorted X (CodeSort.sort Y)).
+  (let g' := apply Q g in
+   let cg' := counts (colors G) g' in
+   forallb (fun p => negb (code_eqb g' (fst p)) && answer_eqb (fb G g' cg' (fst p) (snd p)) a)
+           (nth i PN [])
+   && (whole || sub_sorted X (CodeSort.sort (map (apply P) (set n))))).
 
 Definition guess_of (w : witness) : code := let '(h, _, _, _, _) := w in h.
 
 (* Every guess (all codes, enumerated by the checker, with their counts) refuted: by its witness,
    or by counting. *)
-Fixpoint refute G A nodes j X PX k (gs : list (code * list nat)) (ws : list witness) : bool :=
+Fixpoint refute G A nodes PN j X PX whole k (gs : list (code * list nat)) (ws : list witness) : bool :=
   match gs with
   | [] => true
   | (g, cg) :: gs' =>
       match ws with
       | w :: ws' =>
           if code_eqb g (guess_of w)
-          then (referenced G nodes j X k g cg w || counted G A PX k g cg)
-               && refute G A nodes j X PX k gs' ws'
-          else counted G A PX k g cg && refute G A nodes j X PX k gs' ws
-      | [] => counted G A PX k g cg && refute G A nodes j X PX k gs' []
+          then (referenced G nodes PN j X whole k g w || counted G A PX k g cg)
+               && refute G A nodes PN j X PX whole k gs' ws'
+          else counted G A PX k g cg && refute G A nodes PN j X PX whole k gs' ws
+      | [] => counted G A PX k g cg && refute G A nodes PN j X PX whole k gs' []
       end
   end.
 
-(* A: the answers of the game; cs: its codes, prepared (both computed once, by check_bound). *)
-Definition node_ok (G : game) A cs (nodes : list node) (j : nat) (n : node) : bool :=
+(* A: the answers of the game; cs: its codes, prepared; PN: the nodes' sets, prepared (all
+   computed once, by check_bound). *)
+Definition node_ok (G : game) A cs nodes PN (j : nat) (n : node) : bool :=
   forallb (is_code G) (set n) && sorted_codes (set n) && (0 <? length (set n)) &&
   match left n with
   | 0 => true
   | S k => (most_sat (length A) (S k) (length (set n)) <? length (set n))
-           || refute G A nodes j (set n) (prepare G (set n)) k cs (witnesses n)
+           || refute G A nodes PN j (set n) (nth j PN []) (length (set n) =? length cs) k cs
+                     (witnesses n)
   end.
 
-Fixpoint all_ok G A cs nodes j (ns : list node) : bool :=
-  match ns with [] => true | n :: r => node_ok G A cs nodes j n && all_ok G A cs nodes (S j) r end.
+Fixpoint all_ok G A cs nodes PN j (ns : list node) : bool :=
+  match ns with
+  | [] => true
+  | n :: r => node_ok G A cs nodes PN j n && all_ok G A cs nodes PN (S j) r
+  end.
 
 Fixpoint codes_eqb (x y : list code) : bool :=
   match x, y with
@@ -884,7 +893,7 @@ Definition check_bound (G : game) (D : nat) (nodes : list node) : bool :=
   | root :: _ =>
       let cs := codes G in
       (1 <=? D) && codes_eqb (set root) cs && (left root =? D - 1)
-      && all_ok G (answers G) (prepare G cs) nodes 0 nodes
+      && all_ok G (answers G) (prepare G cs) nodes (map (fun n => prepare G (set n)) nodes) 0 nodes
   end.
 
 (* ---------- Soundness of the lower-bound checker ---------- *)
@@ -908,11 +917,12 @@ Proof.
   - intros s Hs. apply in_class in Hs as [Hs _]. auto.
 Qed.
 
-Lemma refute_sound : forall G A nodes j X PX k gs ws, refute G A nodes j X PX k gs ws = true ->
-  forall g cg, In (g, cg) gs ->
-  counted G A PX k g cg = true \/ exists w, referenced G nodes j X k g cg w = true.
+Lemma refute_sound : forall G A nodes PN j X PX whole k gs ws,
+  refute G A nodes PN j X PX whole k gs ws = true -> forall g cg, In (g, cg) gs ->
+  counted G A PX k g cg = true \/ exists w, referenced G nodes PN j X whole k g w = true.
 Proof.
-  intros G A nodes j X PX k. induction gs as [|[g cg] gs IH]; intros ws H x cx Hx; [contradiction|].
+  intros G A nodes PN j X PX whole k. induction gs as [|[g cg] gs IH]; intros ws H x cx Hx;
+    [contradiction|].
   simpl in H. destruct ws as [|w ws].
   - apply andb_prop in H as [H1 H2]. destruct Hx as [E|Hx]; [injection E as <- <-; auto|].
     apply (IH [] H2 x cx Hx).
@@ -924,33 +934,49 @@ Proof.
       apply (IH _ H2 x cx Hx).
 Qed.
 
-Lemma all_ok_nth : forall G A cs nodes ns j, all_ok G A cs nodes j ns = true ->
-  forall i, i < length ns -> node_ok G A cs nodes (j + i) (nth i ns no_node) = true.
+Lemma all_ok_nth : forall G A cs nodes PN ns j, all_ok G A cs nodes PN j ns = true ->
+  forall i, i < length ns -> node_ok G A cs nodes PN (j + i) (nth i ns no_node) = true.
 Proof.
   induction ns as [|n ns IH]; simpl; intros j H i Hi; [lia|]. apply andb_prop in H as [H1 H2].
   destruct i as [|i]. rewrite Nat.add_0_r. auto.
   replace (j + S i) with (S j + i) by lia. apply IH; auto. lia.
 Qed.
 
-Lemma node_facts : forall G A cs nodes j n, node_ok G A cs nodes j n = true ->
+Lemma node_facts : forall G A cs nodes PN j n, node_ok G A cs nodes PN j n = true ->
   (forall s, In s (set n) -> is_code G s = true) /\ NoDup (set n) /\ set n <> [].
 Proof.
-  intros G A cs nodes j n H. unfold node_ok in H. repeat rewrite andb_true_iff in H.
+  intros G A cs nodes PN j n H. unfold node_ok in H. repeat rewrite andb_true_iff in H.
   destruct H as [[[H1 H2] H3] _]. rewrite forallb_forall in H1. repeat split; auto.
   - now apply sorted_codes_NoDup.
   - intro E. rewrite E in H3. discriminate.
 Qed.
 
-Lemma nodes_sound : forall G nodes, all_ok G (answers G) (prepare G (codes G)) nodes 0 nodes = true ->
+Lemma prepared_nth : forall G nodes i,
+  nth i (map (fun n => prepare G (set n)) nodes) [] = prepare G (set (nth i nodes no_node)).
+Proof.
+  intros G nodes i. exact (map_nth (fun n => prepare G (set n)) nodes no_node i).
+Qed.
+
+(* A set of codes without repeats, as long as the list of all codes, holds every code. *)
+Lemma whole_set : forall G X, NoDup X -> (forall s, In s X -> is_code G s = true) ->
+  length X = length (prepare G (codes G)) -> forall s, is_code G s = true -> In s X.
+Proof.
+  intros G X Hn Hc Hl s Hs. unfold prepare in Hl. rewrite map_length in Hl.
+  apply (NoDup_length_incl (l' := codes G) Hn); [lia| |now apply in_codes].
+  intros x Hx. apply in_codes. auto.
+Qed.
+
+Lemma nodes_sound : forall G nodes,
+  all_ok G (answers G) (prepare G (codes G)) nodes (map (fun n => prepare G (set n)) nodes) 0 nodes = true ->
   forall j, j < length nodes -> hard G (set (nth j nodes no_node)) (left (nth j nodes no_node)).
 Proof.
-  intros G nodes Hall.
+  intros G nodes Hall. set (PN := map (fun n => prepare G (set n)) nodes) in *.
   assert (Hok : forall j, j < length nodes ->
-            node_ok G (answers G) (prepare G (codes G)) nodes j (nth j nodes no_node) = true)
-    by (intros j Hj; apply (all_ok_nth _ _ _ nodes nodes 0 Hall j Hj)).
+            node_ok G (answers G) (prepare G (codes G)) nodes PN j (nth j nodes no_node) = true)
+    by (intros j Hj; apply (all_ok_nth _ _ _ nodes PN nodes 0 Hall j Hj)).
   intros j. remember (length nodes - j) as m eqn:Em. revert j Em.
   induction m as [m IH] using lt_wf_ind. intros j Em Hj.
-  pose proof (Hok j Hj) as H. destruct (node_facts _ _ _ nodes j _ H) as (Hc & Hn & Hne).
+  pose proof (Hok j Hj) as H. destruct (node_facts _ _ _ nodes PN j _ H) as (Hc & Hn & Hne).
   unfold node_ok in H. apply andb_prop in H as [_ H].
   destruct (left (nth j nodes no_node)) as [|k] eqn:Hk.
   - intro t. destruct (set (nth j nodes no_node)) as [|s X]; [contradiction|].
@@ -960,26 +986,36 @@ Proof.
     + apply hard_by_guesses; auto. intros g Hg.
       assert (Hin : In (g, counts (colors G) g) (prepare G (codes G))).
       { unfold prepare. apply (in_map (fun x => (x, counts (colors G) x))). now apply in_codes. }
-      destruct (refute_sound _ _ _ _ _ _ _ _ _ H g _ Hin) as [Hcnt|[w Hw]].
-      * apply counted_sound; auto.
+      destruct (refute_sound _ _ _ _ _ _ _ _ _ _ _ H g _ Hin) as [Hcnt|[w Hw]].
+      * apply counted_sound; auto. unfold PN in Hcnt. now rewrite prepared_nth in Hcnt.
       * destruct w as [[[[h a] i] P] Q]. exists a. unfold referenced in Hw. cbv zeta in Hw.
         repeat rewrite andb_true_iff in Hw.
         destruct Hw as [[[[[_ Hji] Hi] HPQ] Hki] [Hfb Hsub]].
         apply Nat.ltb_lt in Hji, Hi. apply Nat.leb_le in Hki. apply inverse_pair_inv in HPQ.
-        rewrite forallb_forall in Hfb.
-        destruct (node_facts _ _ _ nodes i _ (Hok i Hi)) as (Hci & _ & _).
+        rewrite forallb_forall in Hfb. unfold PN in Hfb. rewrite prepared_nth in Hfb.
+        destruct (node_facts _ _ _ nodes PN i _ (Hok i Hi)) as (Hci & _ & _).
+        assert (HQP := inv_sym G P Q HPQ).
+        assert (Hg' : is_code G (apply Q g) = true) by (apply (apply_code G Q P); auto).
         apply (hard_image G P Q (set (nth i nodes no_node)) (left (nth i nodes no_node))); auto.
         -- apply (IH (length nodes - i)); auto. lia.
-        -- intros s Hs. assert (HY : In (apply P s) (map (apply P) (set (nth i nodes no_node))))
-             by now apply in_map.
+        -- intros s Hs. assert (Hsc := Hci s Hs).
            assert (HX : In (apply P s) (set (nth j nodes no_node))).
-           { apply (sub_sorted_In _ _ Hsub). apply (Permutation_in _ (CodeSort.Permuted_sort _) HY). }
-           specialize (Hfb _ HY). apply andb_prop in Hfb as [Hne' Ha].
+           { apply orb_prop in Hsub as [Hw|Hsub].
+             - apply Nat.eqb_eq in Hw. apply (whole_set G); auto. apply (apply_code G P Q); auto.
+             - apply (sub_sorted_In _ _ Hsub). apply (Permutation_in _ (CodeSort.Permuted_sort _)).
+               now apply in_map. }
+           assert (Hp : In (s, counts (colors G) s) (prepare G (set (nth i nodes no_node))))
+             by (unfold prepare; now apply (in_map (fun x => (x, counts (colors G) x)))).
+           specialize (Hfb _ Hp). simpl in Hfb. apply andb_prop in Hfb as [Hne' Ha].
            apply negb_true_iff in Hne'. apply answer_eqb_eq in Ha.
            rewrite fb_eq in Ha.
-           2: { rewrite (code_length G g Hg), (code_length G _ (Hc _ HX)). reflexivity. }
-           unfold class. apply filter_In. split; auto. rewrite Hne', Ha. simpl.
-           now apply answer_eqb_eq.
+           2: { rewrite (code_length G _ Hg'), (code_length G s Hsc). reflexivity. }
+           rewrite <- (feedback_perm G P Q) in Ha by auto.
+           rewrite (apply_inverse G Q P g HQP Hg) in Ha.
+           unfold class. apply filter_In. split; auto. rewrite Ha, (proj2 (answer_eqb_eq a a) eq_refl).
+           destruct (code_eqb g (apply P s)) eqn:E; auto.
+           apply code_eqb_eq in E. rewrite E, (apply_inverse G P Q s HPQ Hsc) in Hne'.
+           now rewrite (proj2 (code_eqb_eq s s) eq_refl) in Hne'.
 Qed.
 
 Theorem bound_checker_sound : forall G D nodes,

@@ -76,6 +76,8 @@ let bound () =
      g.pegs g.colors d n)
 
 let () =
+  (* a larger minor heap (8 MB): the checker allocates many short-lived lists *)
+  Gc.set { (Gc.get ()) with Gc.minor_heap_size = 1 lsl 20 };
   match Sys.argv with
   | [| _; path |] ->
     (try
