@@ -815,13 +815,46 @@ Definition no_node := {| set := []; left := 0; witnesses := [] |}.
 Definition prepare (G : game) (X : list code) : list (code * list nat) :=
   map (fun x => (x, counts (colors G) x)) X.
 
-(* Some class of g at X holds more secrets than k guesses can find (A: the answers, PX: X prepared). *)
+(* An answer as one number (white <= P), so that counting compares integers. *)
+Definition key (G : game) (a : answer) : nat := fst a * S (pegs G) + snd a.
+
+Lemma key_inj : forall G a b, snd a <= pegs G -> snd b <= pegs G -> key G a = key G b -> a = b.
+Proof.
+  intros G [a1 a2] [b1 b2] Ha Hb E. unfold key in E. simpl in *.
+  destruct (lt_eq_lt_dec a1 b1) as [[H|H]|H]; [exfalso; nia | subst; f_equal; lia | exfalso; nia].
+Qed.
+
+Lemma answers_facts : forall G a, In a (answers G) -> snd a <= pegs G /\ a <> (pegs G, 0).
+Proof.
+  intros G [b w] H. unfold answers in H. destruct (black_only G).
+  - apply in_map_iff in H as [b' [E Hb]]. injection E as <- <-. apply in_seq in Hb. simpl.
+    split; [lia|]. intro E. injection E. lia.
+  - apply filter_In in H as [H1 H2]. apply andb_prop in H2 as [H2 _]. apply negb_true_iff in H2.
+    apply in_flat_map in H1 as [b' [Hb H1]]. apply in_map_iff in H1 as [w' [E Hw]].
+    injection E as <- <-. apply in_seq in Hb, Hw. simpl. split; [lia|]. intro E. rewrite E in H2.
+    rewrite (proj2 (answer_eqb_eq _ _) eq_refl) in H2. discriminate.
+Qed.
+
+Lemma feedback_white : forall G g s, is_code G g = true -> snd (feedback G g s) <= pegs G.
+Proof.
+  intros G g s H. unfold feedback. destruct (black_only G); simpl; [lia|].
+  pose proof (common_le G g s H). lia.
+Qed.
+
+Fixpoint count_key (n : nat) (l : list nat) : nat :=
+  match l with [] => 0 | x :: r => (if x =? n then 1 else 0) + count_key n r end.
+
+Lemma count_key_filter : forall n l, count_key n l = length (filter (fun x => x =? n) l).
+Proof. induction l as [|x l IH]; simpl; auto. destruct (x =? n); simpl; auto. Qed.
+
+(* Some class of g at X holds more secrets than k guesses can find (A: the answers, PX: X
+   prepared): the answers of g to X as numbers (the win as the key of (P, 0)), then counted. *)
 Definition counted (G : game) (A : list answer) (PX : list (code * list nat)) (k : nat) (g : code)
     (cg : list nat) : bool :=
-  let L := map (fun p => (code_eqb g (fst p), fb G g cg (fst p) (snd p))) PX in
+  let win := key G (pegs G, 0) in
+  let L := map (fun p => if code_eqb g (fst p) then win else key G (fb G g cg (fst p) (snd p))) PX in
   let b := length A in
-  existsb (fun a => let n := length (filter (fun p => negb (fst p) && answer_eqb (snd p) a) L) in
-                    most_sat b k n <? n) A.
+  existsb (fun a => let n := count_key (key G a) L in most_sat b k n <? n) A.
 
 (* The witness's node i, mapped by P, lies inside the class of its answer at X. The answers are
    checked on node i's own codes against Q g (feedback is invariant: feedback g (P s) =
@@ -903,18 +936,23 @@ Lemma counted_sound : forall G X k g, NoDup X -> (forall s, In s X -> is_code G 
   counted G (answers G) (prepare G X) k g (counts (colors G) g) = true ->
   exists a, hard G (class G g a X) k.
 Proof.
-  intros G X k g Hn Hc Hg H. unfold counted, prepare in H. rewrite map_map in H. simpl in H.
-  rewrite (map_ext_in _ (fun s => (code_eqb g s, feedback G g s))) in H.
-  2: { intros s Hs. rewrite fb_eq; auto. rewrite (code_length G g Hg), (code_length G s (Hc s Hs)).
-       reflexivity. }
-  apply existsb_exists in H as [a [_ Ha]].
+  intros G X k g Hn Hc Hg H. unfold counted, prepare in H.
+  apply existsb_exists in H as [a [HA Ha]]. destruct (answers_facts G a HA) as [Hwa Hwin].
   exists a. apply Nat.ltb_lt in Ha. rewrite most_sat_min in Ha.
-  assert (Hm : most (length (answers G)) k < length (filter (fun p => negb (fst p) && answer_eqb (snd p) a)
-                 (map (fun s => (code_eqb g s, feedback G g s)) X))) by lia.
-  rewrite filter_map_length in Hm. simpl in Hm.
+  rewrite count_key_filter, !filter_map_length in Ha. simpl in Ha.
+  rewrite (filter_ext_in _ (fun s => negb (code_eqb g s) && answer_eqb (feedback G g s) a)) in Ha.
+  2: { intros s Hs. destruct (code_eqb g s) eqn:E; simpl.
+       - apply Nat.eqb_neq. intro Ek. apply Hwin. symmetry. apply (key_inj G); simpl; auto; lia.
+       - rewrite fb_eq by (rewrite (code_length G g Hg), (code_length G s (Hc s Hs)); reflexivity).
+         destruct (answer_eqb (feedback G g s) a) eqn:Ea.
+         + apply answer_eqb_eq in Ea. rewrite Ea. apply Nat.eqb_refl.
+         + apply Nat.eqb_neq. intro Ek. apply key_inj in Ek; auto using feedback_white.
+           rewrite Ek, (proj2 (answer_eqb_eq a a) eq_refl) in Ea. discriminate. }
+  fold (class G g a X) in Ha.
   apply hard_by_counting; auto.
   - apply NoDup_filter. auto.
   - intros s Hs. apply in_class in Hs as [Hs _]. auto.
+  - lia.
 Qed.
 
 Lemma refute_sound : forall G A nodes PN j X PX whole k gs ws,
