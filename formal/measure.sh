@@ -11,14 +11,14 @@ A=certificates/atlas
 rows="knuth-4x6:certificates/knuth-4x6.json:
 4x6:certificates/bounds/worst-case-4x6.json:
 4x7:certificates/bounds/worst-case-4x7.json.gz:
-5x6:$A/worst-case-5x6.json.gz:
 5x7:$A/worst-case-5x7.json.gz:--max-codes 16807
-4x10:$A/worst-case-4x10.json.gz:
 6x4:$A/worst-case-6x4.json.gz:
 strategy-5x6:$A/optimal-worst-case-5x6.json.gz:
 strategy-5x7:$A/optimal-worst-case-5x7.json.gz:
 strategy-4x10:$A/optimal-worst-case-4x10.json.gz:
-strategy-6x4:$A/optimal-worst-case-6x4.json.gz:"
+strategy-6x4:$A/optimal-worst-case-6x4.json.gz:
+5x6:$A/worst-case-5x6.json.gz:
+4x10:$A/worst-case-4x10.json.gz:"
 # cpu+rss of one command: "12.3 s, 45 MB" (and its exit code when not 0)
 measure() {
     set +e
