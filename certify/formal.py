@@ -219,8 +219,12 @@ class _Bound:
         self.index = {c: i for i, c in enumerate(allc)}
         self.tuples = allc
         p = self.pegs
-        # the answers besides the win: (p-1, 1) never occurs (proven in Coq: no_almost_win)
-        answers = p if self.black_only else p * (p + 3) // 2 - 1
+        # the checker's answers besides the win: (p-1, 1) never occurs (no_almost_win), nor, without
+        # repetition, b + w < 2p - c (common_norep)
+        low = 0 if self.rep else max(0, 2 * p - self.colors)
+        answers = p if self.black_only else sum(
+            1 for bl in range(p + 1) for wh in range(p + 1 - bl)
+            if (bl, wh) not in ((p, 0), (p - 1, 1)) and bl + wh >= low)
         self.most = [0]  # most[k]: the most secrets k guesses can find (the checker's counting bound)
         for _ in range(self.depth + 1):
             self.most.append(1 + answers * self.most[-1])

@@ -140,11 +140,12 @@ Qed.
 
 (* ---------- The counting bound ---------- *)
 
-(* Every answer a guess can give to another code: B + W <= P, B < P (B = P is the win), and
-   not (P - 1, 1) (no_almost_win below). *)
+(* Every answer a guess can give to another code: B + W <= P, B < P (B = P is the win), not
+   (P - 1, 1) (no_almost_win below), and without repetition B + W >= 2P - C (common_norep). *)
 Definition answers (G : game) : list answer :=
   if black_only G then map (fun b => (b, 0)) (seq 0 (pegs G))
-  else filter (fun a => negb (answer_eqb a (pegs G, 0)) && negb (answer_eqb a (pegs G - 1, 1)))
+  else filter (fun a => negb (answer_eqb a (pegs G, 0)) && negb (answer_eqb a (pegs G - 1, 1))
+                        && (repetition G || (2 * pegs G - colors G <=? fst a + snd a)))
          (flat_map (fun b => map (fun w => (b, w)) (seq 0 (S (pegs G) - b))) (seq 0 (S (pegs G)))).
 
 (* most b k: the most secrets a tree can find within k guesses when a guess has at most b
@@ -317,6 +318,37 @@ Proof.
     apply andb_prop in C2 as [_ C2]. now rewrite C1, C2.
 Qed.
 
+Lemma distinct_count : forall x c, distinct x = true -> count_occ Nat.eq_dec x c <= 1.
+Proof.
+  induction x as [|a x IH]; intros c H; simpl; [lia|]. simpl in H.
+  apply andb_prop in H as [H1 H2]. destruct (Nat.eq_dec a c) as [->|]; [|auto].
+  rewrite (proj1 (count_occ_not_In Nat.eq_dec x c)); [lia|]. intro Hin.
+  apply negb_true_iff in H1. assert (existsb (Nat.eqb c) x = true) as E
+    by (apply existsb_exists; exists c; split; auto; apply Nat.eqb_refl). congruence.
+Qed.
+
+Lemma sum_min_bound : forall (f g : nat -> nat) l, (forall c, f c <= 1) -> (forall c, g c <= 1) ->
+  list_sum (map f l) + list_sum (map g l) <= list_sum (map (fun c => min (f c) (g c)) l) + length l.
+Proof.
+  induction l as [|c l IH]; intros Hf Hg; simpl; [lia|]. specialize (IH Hf Hg).
+  pose proof (Hf c). pose proof (Hg c).
+  destruct (f c) as [|[|]], (g c) as [|[|]]; simpl; lia.
+Qed.
+
+(* Without repetition two codes share at least 2P - C colours (each colour is in both, in one, or
+   in none). *)
+Lemma common_norep : forall G x y, is_code G x = true -> is_code G y = true -> repetition G = false ->
+  2 * pegs G - colors G <= common (colors G) x y.
+Proof.
+  intros G x y Hx Hy Hr. unfold is_code in Hx, Hy. rewrite Hr in Hx, Hy. simpl in Hx, Hy.
+  apply andb_prop in Hx as [Hx Dx]. apply andb_prop in Hy as [Hy Dy].
+  apply andb_prop in Hx as [Lx Cx]. apply andb_prop in Hy as [Ly Cy].
+  apply Nat.eqb_eq in Lx, Ly.
+  pose proof (sum_min_bound (fun c => count_occ Nat.eq_dec x c) (fun c => count_occ Nat.eq_dec y c)
+                (seq 0 (colors G)) (fun c => distinct_count x c Dx) (fun c => distinct_count y c Dy)) as H.
+  rewrite (sum_counts _ x Cx), (sum_counts _ y Cy), seq_length in H. unfold common. lia.
+Qed.
+
 Lemma answers_complete : forall G g s, is_code G g = true -> is_code G s = true -> g <> s ->
   In (feedback G g s) (answers G).
 Proof.
@@ -331,8 +363,11 @@ Proof.
     + apply in_flat_map. exists (blacks g s). split; [apply in_seq; lia|].
       apply in_map_iff. exists (common (colors G) g s - blacks g s). split; [reflexivity|].
       apply in_seq. pose proof (common_le G g s Hg). lia.
-    + apply andb_true_iff. split; apply negb_true_iff; destruct (answer_eqb _ _) eqn:E; auto;
-        apply answer_eqb_eq in E; [injection E; lia | contradiction].
+    + apply andb_true_iff. split; [apply andb_true_iff; split|].
+      1,2: apply negb_true_iff; destruct (answer_eqb _ _) eqn:E; auto;
+        apply answer_eqb_eq in E; first [injection E; lia | contradiction].
+      destruct (repetition G) eqn:Hr; auto. simpl. apply Nat.leb_le.
+      pose proof (common_norep G g s Hg Hs Hr). lia.
 Qed.
 
 Lemma sum_indicator_answer : forall (x : answer) A, In x A ->
@@ -829,7 +864,8 @@ Proof.
   intros G [b w] H. unfold answers in H. destruct (black_only G).
   - apply in_map_iff in H as [b' [E Hb]]. injection E as <- <-. apply in_seq in Hb. simpl.
     split; [lia|]. intro E. injection E. lia.
-  - apply filter_In in H as [H1 H2]. apply andb_prop in H2 as [H2 _]. apply negb_true_iff in H2.
+  - apply filter_In in H as [H1 H2]. apply andb_prop in H2 as [H2 _]. apply andb_prop in H2 as [H2 _].
+    apply negb_true_iff in H2.
     apply in_flat_map in H1 as [b' [Hb H1]]. apply in_map_iff in H1 as [w' [E Hw]].
     injection E as <- <-. apply in_seq in Hb, Hw. simpl. split; [lia|]. intro E. rewrite E in H2.
     rewrite (proj2 (answer_eqb_eq _ _) eq_refl) in H2. discriminate.
