@@ -147,8 +147,9 @@ def strategy_text(doc) -> str:
 # cannot refute by counting alone: an answer a and a node i whose set, mapped by a permutation P,
 # lies inside the guess's class a. The checker enumerates every guess itself. Here the project's
 # rules are unfolded: references and permuted references become witnesses, `same_as` and
-# interchangeable colours become witnesses through composed permutations, and a class that the
-# project settles by its (tighter) counting bound becomes a new node of its own.
+# interchangeable colours become witnesses through composed permutations. The checker's counting
+# bound is the project's (the answer (P-1, 1) never occurs), so every node of the core format is a
+# node of the proof.
 
 class _Perm:
     """A permutation in the project's form: y[sigma[i]] = tau[x[i]]."""
@@ -188,7 +189,7 @@ class _Perm:
 
 
 class _Bound:
-    def __init__(self, doc, max_extra=200_000, max_codes=20_000):
+    def __init__(self, doc, max_codes=20_000):
         import numpy as np  # noqa: PLC0415 (only the translation of bounds needs it)
 
         self.np = np
@@ -215,49 +216,41 @@ class _Bound:
 
         allc = [c for c in itertools.product(range(self.colors), repeat=self.pegs)
                 if self.rep or len(set(c)) == self.pegs]
-        self.codes = np.array(allc, dtype=np.int16).reshape(len(allc), self.pegs)
         self.index = {c: i for i, c in enumerate(allc)}
         self.tuples = allc
         p = self.pegs
-        self.K = (p + 1) * (p + 1)
-        self.win = p * (p + 1)
-        answers = p if black_only_b(self) else (p + 1) * (p + 2) // 2 - 1
-        tight = p if self.black_only else p * (p + 3) // 2 - 1  # the project's bound: (p-1, 1) never occurs
-        self.most, self.tight = [0], [0]
+        # the checker's answers besides the win: (p-1, 1) never occurs (no_almost_win), nor, without
+        # repetition, b + w < 2p - c (common_norep)
+        low = 0 if self.rep else max(0, 2 * p - self.colors)
+        answers = p if self.black_only else sum(
+            1 for bl in range(p + 1) for wh in range(p + 1 - bl)
+            if (bl, wh) not in ((p, 0), (p - 1, 1)) and bl + wh >= low)
+        self.most = [0]  # most[k]: the most secrets k guesses can find (the checker's counting bound)
         for _ in range(self.depth + 1):
             self.most.append(1 + answers * self.most[-1])
-            self.tight.append(1 + tight * self.tight[-1])
-        self.extra = []  # core nodes added for classes settled by the project's counting
-        self.max_extra = max_extra
+        self._game = None
 
-    # feedback of every code against codes `cols` (indices): matrix len(codes) x len(cols)
-    def fb(self, rows, cols):
-        np = self.np
-        A, B = self.codes[rows], self.codes[cols]
-        black = (A[:, None, :] == B[None, :, :]).sum(2)
-        if self.black_only:
-            return black * (self.pegs + 1)
-        ca = np.stack([(A == c).sum(1) for c in range(self.colors)], 1)
-        cb = np.stack([(B == c).sum(1) for c in range(self.colors)], 1)
-        common = np.minimum(ca[:, None, :], cb[None, :, :]).sum(2)
-        return black * (self.pegs + 1) + (common - black)
+    # The feedback table of the Python checker's game (n x n bytes, built once): the translation
+    # partitions every node's set for every guess, as that checker does.
+    def game(self):
+        if self._game is None:
+            from . import verify_bound  # noqa: PLC0415 (a trusted module; the translation may use it)
+
+            self._game = verify_bound._game(self.pegs, self.colors, self.rep, self.black_only)
+            self._class = {fb: k for k, fb in enumerate(self._game.feedbacks)}
+        return self._game
 
     def class_sizes(self, cols):
-        """For every guess, the size of each answer's class at the set `cols` (win excluded)."""
-        np = self.np
-        n = len(self.tuples)
-        out = np.zeros((n, self.K), dtype=np.int64)
-        for start in range(0, n, 512):
-            rows = np.arange(start, min(n, start + 512))
-            f = self.fb(rows, cols)
-            off = f + self.K * np.arange(len(rows))[:, None]
-            out[rows] = np.bincount(off.ravel(), minlength=len(rows) * self.K).reshape(len(rows), self.K)
-        out[:, self.win] = 0
-        return out
+        """For every guess, the size of each class at the set `cols` (the win excluded): n x classes."""
+        game = self.game()
+        return game.class_sizes(cols)[:game.win].T
 
     def klass(self, g, cols, key):
-        f = self.fb(np_arr(self, [g]), cols)[0]
-        return [c for c, v in zip(cols, f.tolist()) if v == key and c != g]
+        """The codes of `cols` (ascending) giving answer `key` to guess g (an impossible answer: none)."""
+        k = self._class.get(divmod(key, self.pegs + 1)) if self.game() else None
+        if k is None:
+            return []
+        return cols[self._game.table[g, cols] == k].tolist()
 
     def key_of(self, text):
         b, w = _answer(text, self.pegs, self.black_only)
@@ -269,10 +262,6 @@ class _Bound:
         for j in range(self.pegs):
             y[P.sigma[j]] = P.tau[x[j]]
         return self.index[tuple(y)]
-
-
-def black_only_b(b):
-    return b.black_only
 
 
 def np_arr(b, xs):
@@ -294,9 +283,9 @@ def _canon_perm(bound, g, lists):
     return _Perm(range(bound.pegs), tau)
 
 
-def bound_text(doc, max_extra=200_000) -> str:
+def bound_text(doc) -> str:
     """The core format of a worst-case lower-bound proof (see the section comment above)."""
-    b = _Bound(doc, max_extra)
+    b = _Bound(doc)
     np = b.np
     n_proj = len(b.nodes)
     sets = [None] * n_proj
@@ -319,25 +308,6 @@ def bound_text(doc, max_extra=200_000) -> str:
         if not 0 <= node["bound"] <= b.depth:  # no set of codes needs more than all of them
             raise Untranslatable(f"node {j}: bound out of range")
         return node["bound"]
-
-    def new_node(cols, left, after):
-        """A core node for the set `cols` hard within `left`, refuted guess by guess."""
-        if len(b.extra) >= b.max_extra:
-            raise Unsupported("too many extra nodes: the proof leans on the tighter counting bound")
-        idx = n_proj + len(b.extra)
-        entry = [cols, left, {}]
-        b.extra.append(entry)
-        if left >= 1 and len(cols) <= b.most[left]:
-            sizes = b.class_sizes(np_arr(b, cols))
-            for g in range(len(b.tuples)):
-                if sizes[g].max() > b.most[left - 1]:
-                    continue
-                if sizes[g].max() <= b.tight[left - 1]:
-                    continue  # not refuted by the project's counting either: the checker will say so
-                key = int(sizes[g].argmax())
-                cls = b.klass(g, np_arr(b, cols), key)
-                entry[2][g] = (key, new_node(cls, left - 1, idx), _Perm.identity(b.pegs, b.colors))
-        return idx
 
     for j in range(n_proj):
         node = b.nodes[j]
@@ -368,12 +338,12 @@ def bound_text(doc, max_extra=200_000) -> str:
                         direct.setdefault(g, (key, i, P))
         witnesses = {}
         if left >= 1 and len(S) <= b.most[left]:
-            sizes = b.class_sizes(cols)
+            counted = b.class_sizes(cols).max(axis=1) > b.most[left - 1]  # per guess
             lists = node.get("interchangeable", [])
 
             def refute(g, hops=0):
                 """(key, node, perm) for guess g, or None when counting refutes it."""
-                if sizes[g].max() > b.most[left - 1]:
+                if counted[g]:
                     return None
                 if g in direct:
                     return direct[g]
@@ -389,18 +359,13 @@ def bound_text(doc, max_extra=200_000) -> str:
                     if c != g:
                         r = refute(c, hops + 1)
                         return r and (r[0], r[1], pi.inverse().after(r[2]))
-                # settled by the project's counting: a node of its own for the largest class
-                if sizes[g].max() <= b.tight[left - 1]:
-                    return None  # nor by that: no witness, and the checker refuses the node
-                key = int(sizes[g].argmax())
-                return key, new_node(b.klass(g, cols, key), left - 1, j), _Perm.identity(b.pegs, b.colors)
+                return None  # no witness: the checker refuses the node
 
-            for g in range(len(b.tuples)):
+            for g in np.flatnonzero(~counted).tolist():
                 r = refute(g)
                 if r is not None:
                     witnesses[g] = r
         core.append((S, left, witnesses))
-    core.extend((cols, left, w) for cols, left, w in b.extra)
 
     out = ["mastermind-bound", str(b.pegs), str(b.colors), str(int(b.rep)), str(int(b.black_only)),
            str(b.depth), str(len(core))]

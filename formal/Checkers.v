@@ -1,5 +1,5 @@
 (* The two checkers and their soundness theorems. *)
-Require Import List Arith Bool Lia Permutation.
+Require Import List Arith Bool Lia Permutation Orders Mergesort.
 Require Import MM.Mastermind.
 Import ListNotations.
 
@@ -140,10 +140,12 @@ Qed.
 
 (* ---------- The counting bound ---------- *)
 
-(* Every answer a guess can give to another code: B + W <= P, B < P (B = P is the win). *)
+(* Every answer a guess can give to another code: B + W <= P, B < P (B = P is the win), not
+   (P - 1, 1) (no_almost_win below), and without repetition B + W >= 2P - C (common_norep). *)
 Definition answers (G : game) : list answer :=
   if black_only G then map (fun b => (b, 0)) (seq 0 (pegs G))
-  else filter (fun a => negb (answer_eqb a (pegs G, 0)))
+  else filter (fun a => negb (answer_eqb a (pegs G, 0)) && negb (answer_eqb a (pegs G - 1, 1))
+                        && (repetition G || (2 * pegs G - colors G <=? fst a + snd a)))
          (flat_map (fun b => map (fun w => (b, w)) (seq 0 (S (pegs G) - b))) (seq 0 (S (pegs G)))).
 
 (* most b k: the most secrets a tree can find within k guesses when a guess has at most b
@@ -155,7 +157,7 @@ Fixpoint most (b k : nat) : nat := match k with 0 => 0 | S k' => 1 + b * most b 
 Fixpoint most_sat (b k n : nat) : nat :=
   match k with
   | 0 => 0
-  | S k' => let m := most_sat b k' n in if n <=? m then n else Nat.min n (1 + b * m)
+  | S k' => let m := most_sat b k' n in if n <=? m then n else min n (1 + b * m)
   end.
 
 Lemma most_0 : forall k, most 0 k <= 1.
@@ -250,6 +252,103 @@ Proof.
   now apply Nat.eqb_eq.
 Qed.
 
+Lemma filter_map_length : forall A B (f : B -> bool) (h : A -> B) l,
+  length (filter f (map h l)) = length (filter (fun x => f (h x)) l).
+Proof. induction l; simpl; auto. destruct (f (h a)); simpl; auto. Qed.
+
+(* Black pegs by walking both codes at once (the definition indexes them with nth). *)
+Fixpoint blacks_fast (x y : code) : nat :=
+  match x, y with
+  | a :: x', b :: y' => (if a =? b then 1 else 0) + blacks_fast x' y'
+  | _, _ => 0
+  end.
+
+Lemma blacks_fast_eq : forall x y, length x = length y -> blacks_fast x y = blacks x y.
+Proof.
+  induction x as [|a x IH]; destruct y as [|b y]; simpl; intro H; try discriminate; [reflexivity|].
+  rewrite IH by lia. unfold blacks. simpl. rewrite <- seq_shift.
+  destruct (a =? b); simpl; rewrite filter_map_length; reflexivity.
+Qed.
+
+Lemma blacks_fast_le : forall x y, blacks_fast x y <= length x.
+Proof.
+  induction x as [|a x IH]; destruct y as [|b y]; simpl; try lia.
+  specialize (IH y). destruct (a =? b); lia.
+Qed.
+
+Lemma blacks_fast_all : forall x y, length x = length y -> blacks_fast x y = length x -> x = y.
+Proof.
+  induction x as [|a x IH]; destruct y as [|b y]; simpl; intros Hl H; try discriminate; auto.
+  pose proof (blacks_fast_le x y). destruct (a =? b) eqn:E; [|lia].
+  apply Nat.eqb_eq in E. subst. f_equal. apply IH; lia.
+Qed.
+
+(* Codes of equal length that differ in exactly one position. *)
+Lemma one_off : forall x y, length x = length y -> blacks_fast x y + 1 = length x ->
+  exists u v a b, x = u ++ a :: v /\ y = u ++ b :: v /\ a <> b.
+Proof.
+  induction x as [|a x IH]; destruct y as [|b y]; simpl; intros Hl H; try discriminate.
+  destruct (a =? b) eqn:E.
+  - apply Nat.eqb_eq in E. subst. destruct (IH y) as (u & v & a' & b' & -> & -> & Hab); [lia|lia|].
+    exists (b :: u), v, a', b'. auto.
+  - apply Nat.eqb_neq in E. exists [], x, a, b. rewrite (blacks_fast_all x y); auto; lia.
+Qed.
+
+Lemma common_one_off : forall C u v a b, a <> b -> forallb (fun c => c <? C) (u ++ v) = true ->
+  common C (u ++ a :: v) (u ++ b :: v) = length (u ++ v).
+Proof.
+  intros C u v a b Hab H. unfold common. rewrite <- (sum_counts C (u ++ v) H). f_equal.
+  apply map_ext. intro c. rewrite !count_occ_app. simpl.
+  destruct (Nat.eq_dec a c), (Nat.eq_dec b c); subst; try contradiction; lia.
+Qed.
+
+(* The answer (P-1 blacks, 1 white) never occurs: the one colour out of place has nowhere to go. *)
+Lemma no_almost_win : forall G x y, is_code G x = true -> is_code G y = true ->
+  feedback G x y <> (pegs G - 1, 1).
+Proof.
+  intros G x y Hx Hy E. pose proof (code_length G x Hx) as Lx. pose proof (code_length G y Hy) as Ly.
+  pose proof (common_le G x y Hx) as Hc. unfold feedback in E.
+  destruct (black_only G); injection E as Hb Hw; [discriminate|].
+  rewrite <- blacks_fast_eq in Hb, Hw by lia.
+  destruct (one_off x y) as (u & v & a & b & -> & -> & Hab); [lia|lia|].
+  unfold is_code in Hx. apply andb_prop in Hx as [Hx _]. apply andb_prop in Hx as [_ Cx].
+  rewrite common_one_off in Hw; auto.
+  - rewrite app_length in *. simpl in *. lia.
+  - rewrite forallb_app in *. simpl in Cx. apply andb_prop in Cx as [C1 C2].
+    apply andb_prop in C2 as [_ C2]. now rewrite C1, C2.
+Qed.
+
+Lemma distinct_count : forall x c, distinct x = true -> count_occ Nat.eq_dec x c <= 1.
+Proof.
+  induction x as [|a x IH]; intros c H; simpl; [lia|]. simpl in H.
+  apply andb_prop in H as [H1 H2]. destruct (Nat.eq_dec a c) as [->|]; [|auto].
+  rewrite (proj1 (count_occ_not_In Nat.eq_dec x c)); [lia|]. intro Hin.
+  apply negb_true_iff in H1. assert (existsb (Nat.eqb c) x = true) as E
+    by (apply existsb_exists; exists c; split; auto; apply Nat.eqb_refl). congruence.
+Qed.
+
+Lemma sum_min_bound : forall (f g : nat -> nat) l, (forall c, f c <= 1) -> (forall c, g c <= 1) ->
+  list_sum (map f l) + list_sum (map g l) <= list_sum (map (fun c => min (f c) (g c)) l) + length l.
+Proof.
+  induction l as [|c l IH]; intros Hf Hg; simpl; [lia|]. specialize (IH Hf Hg).
+  pose proof (Hf c). pose proof (Hg c).
+  destruct (f c) as [|[|]], (g c) as [|[|]]; simpl; lia.
+Qed.
+
+(* Without repetition two codes share at least 2P - C colours (each colour is in both, in one, or
+   in none). *)
+Lemma common_norep : forall G x y, is_code G x = true -> is_code G y = true -> repetition G = false ->
+  2 * pegs G - colors G <= common (colors G) x y.
+Proof.
+  intros G x y Hx Hy Hr. unfold is_code in Hx, Hy. rewrite Hr in Hx, Hy. simpl in Hx, Hy.
+  apply andb_prop in Hx as [Hx Dx]. apply andb_prop in Hy as [Hy Dy].
+  apply andb_prop in Hx as [Lx Cx]. apply andb_prop in Hy as [Ly Cy].
+  apply Nat.eqb_eq in Lx, Ly.
+  pose proof (sum_min_bound (fun c => count_occ Nat.eq_dec x c) (fun c => count_occ Nat.eq_dec y c)
+                (seq 0 (colors G)) (fun c => distinct_count x c Dx) (fun c => distinct_count y c Dy)) as H.
+  rewrite (sum_counts _ x Cx), (sum_counts _ y Cy), seq_length in H. unfold common. lia.
+Qed.
+
 Lemma answers_complete : forall G g s, is_code G g = true -> is_code G s = true -> g <> s ->
   In (feedback G g s) (answers G).
 Proof.
@@ -257,14 +356,18 @@ Proof.
   assert (Hb : blacks g s < pegs G).
   { pose proof (blacks_le g s). destruct (Nat.eq_dec (blacks g s) (pegs G)); [|lia].
     exfalso. apply Hne, blacks_all; lia. }
-  unfold feedback, answers. destruct (black_only G).
+  pose proof (no_almost_win G g s Hg Hs) as Hno.
+  unfold feedback, answers in *. destruct (black_only G).
   - apply in_map_iff. exists (blacks g s). split; [reflexivity|]. apply in_seq. lia.
   - apply filter_In. split.
     + apply in_flat_map. exists (blacks g s). split; [apply in_seq; lia|].
       apply in_map_iff. exists (common (colors G) g s - blacks g s). split; [reflexivity|].
       apply in_seq. pose proof (common_le G g s Hg). lia.
-    + apply negb_true_iff. destruct (answer_eqb _ _) eqn:E; auto.
-      apply answer_eqb_eq in E. injection E. lia.
+    + apply andb_true_iff. split; [apply andb_true_iff; split|].
+      1,2: apply negb_true_iff; destruct (answer_eqb _ _) eqn:E; auto;
+        apply answer_eqb_eq in E; first [injection E; lia | contradiction].
+      destruct (repetition G) eqn:Hr; auto. simpl. apply Nat.leb_le.
+      pose proof (common_norep G g s Hg Hs Hr). lia.
 Qed.
 
 Lemma sum_indicator_answer : forall (x : answer) A, In x A ->
@@ -447,10 +550,6 @@ Qed.
 
 Lemma list_sum_perm : forall l l', Permutation l l' -> list_sum l = list_sum l'.
 Proof. intros l l' H. induction H; simpl; lia. Qed.
-
-Lemma filter_map_length : forall A B (f : B -> bool) (h : A -> B) l,
-  length (filter f (map h l)) = length (filter (fun x => f (h x)) l).
-Proof. induction l; simpl; auto. destruct (f (h a)); simpl; auto. Qed.
 
 Lemma distinct_NoDup : forall x, distinct x = true <-> NoDup x.
 Proof.
@@ -646,66 +745,202 @@ Proof.
   rewrite (transfer G P Q) in Hn by auto. apply guesses_less_fuel with k'; auto.
 Qed.
 
+(* ---------- Fast building blocks, proven equal to the definitions ---------- *)
+
+(* The colour counts of a code, computed once per code; common is then a sum of minima. *)
+Definition counts (C : nat) (x : code) : list nat := map (fun c => count_occ Nat.eq_dec x c) (seq 0 C).
+
+Fixpoint sum_min (u v : list nat) : nat :=
+  match u, v with a :: u', b :: v' => min a b + sum_min u' v' | _, _ => 0 end.
+
+Lemma sum_min_eq : forall C x y, sum_min (counts C x) (counts C y) = common C x y.
+Proof. intros C x y. unfold counts, common. induction (seq 0 C); simpl; auto. Qed.
+
+(* The feedback from the codes and their colour counts. *)
+Definition fb (G : game) (x : code) (cx : list nat) (y : code) (cy : list nat) : answer :=
+  let b := blacks_fast x y in if black_only G then (b, 0) else (b, sum_min cx cy - b).
+
+Lemma fb_eq : forall G x y, length x = length y ->
+  fb G x (counts (colors G) x) y (counts (colors G) y) = feedback G x y.
+Proof. intros G x y H. unfold fb, feedback. rewrite sum_min_eq, blacks_fast_eq; auto. Qed.
+
+(* Codes in lexicographic order (the order of `codes G`): a strictly sorted list has no repeat,
+   and inclusion of sorted lists is a merge. *)
+Fixpoint code_ltb (x y : code) : bool :=
+  match x, y with
+  | a :: x', b :: y' => (a <? b) || ((a =? b) && code_ltb x' y')
+  | [], _ :: _ => true
+  | _, _ => false
+  end.
+
+Lemma code_ltb_irrefl : forall x, code_ltb x x = false.
+Proof. induction x; simpl; auto. rewrite Nat.ltb_irrefl, Nat.eqb_refl, IHx. reflexivity. Qed.
+
+Lemma code_ltb_trans : forall x y z, code_ltb x y = true -> code_ltb y z = true -> code_ltb x z = true.
+Proof.
+  induction x as [|a x IH]; destruct y as [|b y]; destruct z as [|c z]; simpl; intros H1 H2;
+    try discriminate; auto.
+  rewrite orb_true_iff, andb_true_iff, Nat.ltb_lt, Nat.eqb_eq in *.
+  destruct H1 as [H1|[-> H1]]; destruct H2 as [H2|[-> H2]]; [left; lia | left; lia | left; lia |].
+  right. split; eauto.
+Qed.
+
+Fixpoint sorted_codes (l : list code) : bool :=
+  match l with
+  | x :: ((y :: _) as r) => code_ltb x y && sorted_codes r
+  | _ => true
+  end.
+
+Lemma sorted_codes_lt : forall l x, sorted_codes (x :: l) = true -> forall y, In y l -> code_ltb x y = true.
+Proof.
+  induction l as [|y0 l IH]; intros x H y Hy; [contradiction|].
+  change (code_ltb x y0 && sorted_codes (y0 :: l) = true) in H. apply andb_prop in H as [H1 H2].
+  destruct Hy as [<-|Hy]; auto. apply code_ltb_trans with y0; auto.
+Qed.
+
+Lemma sorted_codes_NoDup : forall l, sorted_codes l = true -> NoDup l.
+Proof.
+  induction l as [|x l IH]; intro H; constructor.
+  - intro Hin. pose proof (sorted_codes_lt l x H x Hin) as E. rewrite code_ltb_irrefl in E. discriminate.
+  - apply IH. destruct l as [|y l]; [reflexivity|]. change (code_ltb x y && sorted_codes (y :: l) = true) in H.
+    now apply andb_prop in H as [_ H].
+Qed.
+
+(* xs is inside ys, both sorted: one walk along ys (sortedness is only needed to accept). *)
+Fixpoint sub_sorted (ys xs : list code) : bool :=
+  match xs with
+  | [] => true
+  | x :: xs' =>
+      match ys with
+      | [] => false
+      | y :: ys' => if code_eqb x y then sub_sorted ys' xs' else code_ltb y x && sub_sorted ys' xs
+      end
+  end.
+
+Lemma sub_sorted_In : forall ys xs, sub_sorted ys xs = true -> forall x, In x xs -> In x ys.
+Proof.
+  induction ys as [|y ys IH]; intros [|x xs] H z Hz; simpl in *; try contradiction; try discriminate.
+  destruct (code_eqb x y) eqn:E.
+  - apply code_eqb_eq in E. subst. destruct Hz as [<-|Hz]; [now left | right; apply (IH xs H z Hz)].
+  - apply andb_prop in H as [_ H]. right. apply (IH (x :: xs) H z Hz).
+Qed.
+
+(* The standard library's merge sort (Coq.Sorting.Mergesort, proven a permutation). *)
+Module CodeOrder <: Orders.TotalLeBool'.
+  Definition t := code.
+  Definition leb (x y : code) : bool := negb (code_ltb y x).
+  Lemma leb_total : forall x y, leb x y = true \/ leb y x = true.
+  Proof.
+    intros x y. unfold leb. destruct (code_ltb y x) eqn:E1; destruct (code_ltb x y) eqn:E2; auto.
+    pose proof (code_ltb_trans _ _ _ E1 E2) as E. rewrite code_ltb_irrefl in E. discriminate.
+  Qed.
+End CodeOrder.
+Module CodeSort := Mergesort.Sort CodeOrder.
+
 (* ---------- The lower-bound checker ---------- *)
 
 (* A witness for guess g at a node: the answer a, and node i whose set P maps into g's class a. *)
 Definition witness := (code * answer * nat * perm * perm)%type.
-(* A node claims its set is hard within `left` guesses; witnesses are in code order. *)
+(* A node claims its set is hard within `left` guesses; its set is in code order, its witnesses
+   in the code order of their guesses. *)
 Record node := { set : list code; left : nat; witnesses : list witness }.
 Definition no_node := {| set := []; left := 0; witnesses := [] |}.
 
-Fixpoint distinct_codes (l : list code) : bool :=
-  match l with [] => true | x :: r => negb (existsb (code_eqb x) r) && distinct_codes r end.
+(* Each code with its colour counts. *)
+Definition prepare (G : game) (X : list code) : list (code * list nat) :=
+  map (fun x => (x, counts (colors G) x)) X.
 
-Lemma distinct_codes_NoDup : forall l, distinct_codes l = true -> NoDup l.
+(* An answer as one number (white <= P), so that counting compares integers. *)
+Definition key (G : game) (a : answer) : nat := fst a * S (pegs G) + snd a.
+
+Lemma key_inj : forall G a b, snd a <= pegs G -> snd b <= pegs G -> key G a = key G b -> a = b.
 Proof.
-  induction l as [|x l IH]; simpl; intro H; constructor; apply andb_prop in H as [H1 H2]; auto.
-  intro Hin. apply negb_true_iff in H1.
-  assert (existsb (code_eqb x) l = true) by (apply existsb_exists; exists x; split; auto; now apply code_eqb_eq).
-  congruence.
+  intros G [a1 a2] [b1 b2] Ha Hb E. unfold key in E. simpl in *.
+  destruct (lt_eq_lt_dec a1 b1) as [[H|H]|H]; [exfalso; nia | subst; f_equal; lia | exfalso; nia].
 Qed.
 
-(* Some class of g at X holds more secrets than k guesses can find. *)
-Definition counted (G : game) (X : list code) (k : nat) (g : code) : bool :=
-  let L := map (fun s => (code_eqb g s, feedback G g s)) X in
-  existsb (fun a => let n := length (filter (fun p => negb (fst p) && answer_eqb (snd p) a) L) in
-                    most_sat (length (answers G)) k n <? n)
-          (answers G).
+Lemma answers_facts : forall G a, In a (answers G) -> snd a <= pegs G /\ a <> (pegs G, 0).
+Proof.
+  intros G [b w] H. unfold answers in H. destruct (black_only G).
+  - apply in_map_iff in H as [b' [E Hb]]. injection E as <- <-. apply in_seq in Hb. simpl.
+    split; [lia|]. intro E. injection E. lia.
+  - apply filter_In in H as [H1 H2]. apply andb_prop in H2 as [H2 _]. apply andb_prop in H2 as [H2 _].
+    apply negb_true_iff in H2.
+    apply in_flat_map in H1 as [b' [Hb H1]]. apply in_map_iff in H1 as [w' [E Hw]].
+    injection E as <- <-. apply in_seq in Hb, Hw. simpl. split; [lia|]. intro E. rewrite E in H2.
+    rewrite (proj2 (answer_eqb_eq _ _) eq_refl) in H2. discriminate.
+Qed.
 
-Definition referenced (G : game) (nodes : list node) (j : nat) (X : list code) (k : nat) (g : code)
-    (w : witness) : bool :=
+Lemma feedback_white : forall G g s, is_code G g = true -> snd (feedback G g s) <= pegs G.
+Proof.
+  intros G g s H. unfold feedback. destruct (black_only G); simpl; [lia|].
+  pose proof (common_le G g s H). lia.
+Qed.
+
+Fixpoint count_key (n : nat) (l : list nat) : nat :=
+  match l with [] => 0 | x :: r => (if x =? n then 1 else 0) + count_key n r end.
+
+Lemma count_key_filter : forall n l, count_key n l = length (filter (fun x => x =? n) l).
+Proof. induction l as [|x l IH]; simpl; auto. destruct (x =? n); simpl; auto. Qed.
+
+(* Some class of g at X holds more secrets than k guesses can find (A: the answers, PX: X
+   prepared): the answers of g to X as numbers (the win as the key of (P, 0)), then counted. *)
+Definition counted (G : game) (A : list answer) (PX : list (code * list nat)) (k : nat) (g : code)
+    (cg : list nat) : bool :=
+  let win := key G (pegs G, 0) in
+  let L := map (fun p => if code_eqb g (fst p) then win else key G (fb G g cg (fst p) (snd p))) PX in
+  let b := length A in
+  existsb (fun a => let n := count_key (key G a) L in most_sat b k n <? n) A.
+
+(* The witness's node i, mapped by P, lies inside the class of its answer at X. The answers are
+   checked on node i's own codes against Q g (feedback is invariant: feedback g (P s) =
+   feedback (Q g) s), with their colour counts computed once (PN: every node's set, prepared);
+   membership in X is a merge of the sorted images with X, unless X is every code (whole). *)
+Definition referenced (G : game) (nodes : list node) (PN : list (list (code * list nat))) (j : nat)
+    (X : list code) (whole : bool) (k : nat) (g : code) (w : witness) : bool :=
   let '(h, a, i, P, Q) := w in
-  let C := class G g a X in
   let n := nth i nodes no_node in
   code_eqb g h && (j <? i) && (i <? length nodes) && inverse_pair G P Q && (k <=? left n) &&
-  forallb (fun s => existsb (code_eqb (apply P s)) C) (set n).
+  (let g' := apply Q g in
+   let cg' := counts (colors G) g' in
+   forallb (fun p => negb (code_eqb g' (fst p)) && answer_eqb (fb G g' cg' (fst p) (snd p)) a)
+           (nth i PN [])
+   && (whole || sub_sorted X (CodeSort.sort (map (apply P) (set n))))).
 
 Definition guess_of (w : witness) : code := let '(h, _, _, _, _) := w in h.
 
-(* Every guess gs (all codes, enumerated by the checker) refuted: by counting, or by its witness. *)
-Fixpoint refute G nodes j X k (gs : list code) (ws : list witness) : bool :=
+(* Every guess (all codes, enumerated by the checker, with their counts) refuted: by its witness,
+   or by counting. *)
+Fixpoint refute G A nodes PN j X PX whole k (gs : list (code * list nat)) (ws : list witness) : bool :=
   match gs with
   | [] => true
-  | g :: gs' =>
+  | (g, cg) :: gs' =>
       match ws with
       | w :: ws' =>
           if code_eqb g (guess_of w)
-          then (counted G X k g || referenced G nodes j X k g w) && refute G nodes j X k gs' ws'
-          else counted G X k g && refute G nodes j X k gs' ws
-      | [] => counted G X k g && refute G nodes j X k gs' []
+          then (referenced G nodes PN j X whole k g w || counted G A PX k g cg)
+               && refute G A nodes PN j X PX whole k gs' ws'
+          else counted G A PX k g cg && refute G A nodes PN j X PX whole k gs' ws
+      | [] => counted G A PX k g cg && refute G A nodes PN j X PX whole k gs' []
       end
   end.
 
-Definition node_ok (G : game) (nodes : list node) (j : nat) (n : node) : bool :=
-  forallb (is_code G) (set n) && distinct_codes (set n) && (0 <? length (set n)) &&
+(* A: the answers of the game; cs: its codes, prepared; PN: the nodes' sets, prepared (all
+   computed once, by check_bound). *)
+Definition node_ok (G : game) A cs nodes PN (j : nat) (n : node) : bool :=
+  forallb (is_code G) (set n) && sorted_codes (set n) && (0 <? length (set n)) &&
   match left n with
   | 0 => true
-  | S k => (most_sat (length (answers G)) (S k) (length (set n)) <? length (set n))
-           || refute G nodes j (set n) k (codes G) (witnesses n)
+  | S k => (most_sat (length A) (S k) (length (set n)) <? length (set n))
+           || refute G A nodes PN j (set n) (nth j PN []) (length (set n) =? length cs) k cs
+                     (witnesses n)
   end.
 
-Fixpoint all_ok G nodes j (ns : list node) : bool :=
-  match ns with [] => true | n :: r => node_ok G nodes j n && all_ok G nodes (S j) r end.
+Fixpoint all_ok G A cs nodes PN j (ns : list node) : bool :=
+  match ns with
+  | [] => true
+  | n :: r => node_ok G A cs nodes PN j n && all_ok G A cs nodes PN (S j) r
+  end.
 
 Fixpoint codes_eqb (x y : list code) : bool :=
   match x, y with
@@ -724,82 +959,137 @@ Qed.
 Definition check_bound (G : game) (D : nat) (nodes : list node) : bool :=
   match nodes with
   | [] => false
-  | root :: _ => (1 <=? D) && codes_eqb (set root) (codes G) && (left root =? D - 1)
-                 && all_ok G nodes 0 nodes
+  | root :: _ =>
+      let cs := codes G in
+      (1 <=? D) && codes_eqb (set root) cs && (left root =? D - 1)
+      && all_ok G (answers G) (prepare G cs) nodes (map (fun n => prepare G (set n)) nodes) 0 nodes
   end.
 
 (* ---------- Soundness of the lower-bound checker ---------- *)
 
 Lemma counted_sound : forall G X k g, NoDup X -> (forall s, In s X -> is_code G s = true) ->
-  counted G X k g = true -> exists a, hard G (class G g a X) k.
+  is_code G g = true ->
+  counted G (answers G) (prepare G X) k g (counts (colors G) g) = true ->
+  exists a, hard G (class G g a X) k.
 Proof.
-  intros G X k g Hn Hc H. unfold counted in H. apply existsb_exists in H as [a [_ Ha]].
+  intros G X k g Hn Hc Hg H. unfold counted, prepare in H.
+  apply existsb_exists in H as [a [HA Ha]]. destruct (answers_facts G a HA) as [Hwa Hwin].
   exists a. apply Nat.ltb_lt in Ha. rewrite most_sat_min in Ha.
-  assert (Hm : most (length (answers G)) k < length (filter (fun p => negb (fst p) && answer_eqb (snd p) a)
-                 (map (fun s => (code_eqb g s, feedback G g s)) X))) by lia.
-  rewrite filter_map_length in Hm. simpl in Hm.
+  rewrite count_key_filter, !filter_map_length in Ha. simpl in Ha.
+  rewrite (filter_ext_in _ (fun s => negb (code_eqb g s) && answer_eqb (feedback G g s) a)) in Ha.
+  2: { intros s Hs. destruct (code_eqb g s) eqn:E; simpl.
+       - apply Nat.eqb_neq. intro Ek. apply Hwin. symmetry. apply (key_inj G); simpl; auto; lia.
+       - rewrite fb_eq by (rewrite (code_length G g Hg), (code_length G s (Hc s Hs)); reflexivity).
+         destruct (answer_eqb (feedback G g s) a) eqn:Ea.
+         + apply answer_eqb_eq in Ea. rewrite Ea. apply Nat.eqb_refl.
+         + apply Nat.eqb_neq. intro Ek. apply key_inj in Ek; auto using feedback_white.
+           rewrite Ek, (proj2 (answer_eqb_eq a a) eq_refl) in Ea. discriminate. }
+  fold (class G g a X) in Ha.
   apply hard_by_counting; auto.
   - apply NoDup_filter. auto.
   - intros s Hs. apply in_class in Hs as [Hs _]. auto.
+  - lia.
 Qed.
 
-Lemma refute_sound : forall G nodes j X k gs ws, refute G nodes j X k gs ws = true ->
-  forall g, In g gs -> counted G X k g = true \/ exists w, referenced G nodes j X k g w = true.
+Lemma refute_sound : forall G A nodes PN j X PX whole k gs ws,
+  refute G A nodes PN j X PX whole k gs ws = true -> forall g cg, In (g, cg) gs ->
+  counted G A PX k g cg = true \/ exists w, referenced G nodes PN j X whole k g w = true.
 Proof.
-  intros G nodes j X k. induction gs as [|g gs IH]; intros ws H x Hx; [contradiction|].
+  intros G A nodes PN j X PX whole k. induction gs as [|[g cg] gs IH]; intros ws H x cx Hx;
+    [contradiction|].
   simpl in H. destruct ws as [|w ws].
-  - apply andb_prop in H as [H1 H2]. destruct Hx as [<-|Hx]; auto. apply (IH [] H2 x Hx).
+  - apply andb_prop in H as [H1 H2]. destruct Hx as [E|Hx]; [injection E as <- <-; auto|].
+    apply (IH [] H2 x cx Hx).
   - destruct (code_eqb g (guess_of w)).
-    + apply andb_prop in H as [H1 H2]. destruct Hx as [<-|Hx].
-      * apply orb_prop in H1 as [H1|H1]; auto. right. now exists w.
-      * apply (IH ws H2 x Hx).
-    + apply andb_prop in H as [H1 H2]. destruct Hx as [<-|Hx]; auto. apply (IH _ H2 x Hx).
+    + apply andb_prop in H as [H1 H2]. destruct Hx as [E|Hx].
+      * injection E as <- <-. apply orb_prop in H1 as [H1|H1]; auto. right. now exists w.
+      * apply (IH ws H2 x cx Hx).
+    + apply andb_prop in H as [H1 H2]. destruct Hx as [E|Hx]; [injection E as <- <-; auto|].
+      apply (IH _ H2 x cx Hx).
 Qed.
 
-Lemma all_ok_nth : forall G nodes ns j, all_ok G nodes j ns = true ->
-  forall i, i < length ns -> node_ok G nodes (j + i) (nth i ns no_node) = true.
+Lemma all_ok_nth : forall G A cs nodes PN ns j, all_ok G A cs nodes PN j ns = true ->
+  forall i, i < length ns -> node_ok G A cs nodes PN (j + i) (nth i ns no_node) = true.
 Proof.
   induction ns as [|n ns IH]; simpl; intros j H i Hi; [lia|]. apply andb_prop in H as [H1 H2].
   destruct i as [|i]. rewrite Nat.add_0_r. auto.
   replace (j + S i) with (S j + i) by lia. apply IH; auto. lia.
 Qed.
 
-Lemma node_facts : forall G nodes j n, node_ok G nodes j n = true ->
+Lemma node_facts : forall G A cs nodes PN j n, node_ok G A cs nodes PN j n = true ->
   (forall s, In s (set n) -> is_code G s = true) /\ NoDup (set n) /\ set n <> [].
 Proof.
-  intros G nodes j n H. unfold node_ok in H. repeat rewrite andb_true_iff in H.
+  intros G A cs nodes PN j n H. unfold node_ok in H. repeat rewrite andb_true_iff in H.
   destruct H as [[[H1 H2] H3] _]. rewrite forallb_forall in H1. repeat split; auto.
-  - now apply distinct_codes_NoDup.
+  - now apply sorted_codes_NoDup.
   - intro E. rewrite E in H3. discriminate.
 Qed.
 
-Lemma nodes_sound : forall G nodes, all_ok G nodes 0 nodes = true ->
+Lemma prepared_nth : forall G nodes i,
+  nth i (map (fun n => prepare G (set n)) nodes) [] = prepare G (set (nth i nodes no_node)).
+Proof.
+  intros G nodes i. exact (map_nth (fun n => prepare G (set n)) nodes no_node i).
+Qed.
+
+(* A set of codes without repeats, as long as the list of all codes, holds every code. *)
+Lemma whole_set : forall G X, NoDup X -> (forall s, In s X -> is_code G s = true) ->
+  length X = length (prepare G (codes G)) -> forall s, is_code G s = true -> In s X.
+Proof.
+  intros G X Hn Hc Hl s Hs. unfold prepare in Hl. rewrite map_length in Hl.
+  apply (NoDup_length_incl (l' := codes G) Hn); [lia| |now apply in_codes].
+  intros x Hx. apply in_codes. auto.
+Qed.
+
+Lemma nodes_sound : forall G nodes,
+  all_ok G (answers G) (prepare G (codes G)) nodes (map (fun n => prepare G (set n)) nodes) 0 nodes = true ->
   forall j, j < length nodes -> hard G (set (nth j nodes no_node)) (left (nth j nodes no_node)).
 Proof.
-  intros G nodes Hall.
-  assert (Hok : forall j, j < length nodes -> node_ok G nodes j (nth j nodes no_node) = true)
-    by (intros j Hj; apply (all_ok_nth G nodes nodes 0 Hall j Hj)).
+  intros G nodes Hall. set (PN := map (fun n => prepare G (set n)) nodes) in *.
+  assert (Hok : forall j, j < length nodes ->
+            node_ok G (answers G) (prepare G (codes G)) nodes PN j (nth j nodes no_node) = true)
+    by (intros j Hj; apply (all_ok_nth _ _ _ nodes PN nodes 0 Hall j Hj)).
   intros j. remember (length nodes - j) as m eqn:Em. revert j Em.
   induction m as [m IH] using lt_wf_ind. intros j Em Hj.
-  pose proof (Hok j Hj) as H. destruct (node_facts G nodes j _ H) as (Hc & Hn & Hne).
+  pose proof (Hok j Hj) as H. destruct (node_facts _ _ _ nodes PN j _ H) as (Hc & Hn & Hne).
   unfold node_ok in H. apply andb_prop in H as [_ H].
   destruct (left (nth j nodes no_node)) as [|k] eqn:Hk.
   - intro t. destruct (set (nth j nodes no_node)) as [|s X]; [contradiction|].
     exists s. split; [now left | reflexivity].
   - apply orb_prop in H as [H|H].
     + apply hard_by_counting; auto. apply Nat.ltb_lt in H. rewrite most_sat_min in H. lia.
-    + apply hard_by_guesses; auto. intros g Hg. apply in_codes in Hg.
-      destruct (refute_sound _ _ _ _ _ _ _ H g Hg) as [Hcnt|[w Hw]].
-      * apply counted_sound; auto.
-      * destruct w as [[[[h a] i] P] Q]. exists a. unfold referenced in Hw.
-        repeat rewrite andb_true_iff in Hw. destruct Hw as [[[[[_ Hji] Hi] HPQ] Hki] Hall'].
+    + apply hard_by_guesses; auto. intros g Hg.
+      assert (Hin : In (g, counts (colors G) g) (prepare G (codes G))).
+      { unfold prepare. apply (in_map (fun x => (x, counts (colors G) x))). now apply in_codes. }
+      destruct (refute_sound _ _ _ _ _ _ _ _ _ _ _ H g _ Hin) as [Hcnt|[w Hw]].
+      * apply counted_sound; auto. unfold PN in Hcnt. now rewrite prepared_nth in Hcnt.
+      * destruct w as [[[[h a] i] P] Q]. exists a. unfold referenced in Hw. cbv zeta in Hw.
+        repeat rewrite andb_true_iff in Hw.
+        destruct Hw as [[[[[_ Hji] Hi] HPQ] Hki] [Hfb Hsub]].
         apply Nat.ltb_lt in Hji, Hi. apply Nat.leb_le in Hki. apply inverse_pair_inv in HPQ.
-        rewrite forallb_forall in Hall'.
-        destruct (node_facts G nodes i _ (Hok i Hi)) as (Hci & _ & _).
+        rewrite forallb_forall in Hfb. unfold PN in Hfb. rewrite prepared_nth in Hfb.
+        destruct (node_facts _ _ _ nodes PN i _ (Hok i Hi)) as (Hci & _ & _).
+        assert (HQP := inv_sym G P Q HPQ).
+        assert (Hg' : is_code G (apply Q g) = true) by (apply (apply_code G Q P); auto).
         apply (hard_image G P Q (set (nth i nodes no_node)) (left (nth i nodes no_node))); auto.
         -- apply (IH (length nodes - i)); auto. lia.
-        -- intros s Hs. specialize (Hall' s Hs). apply existsb_exists in Hall' as [y [Hy Ey]].
-           apply code_eqb_eq in Ey. now subst.
+        -- intros s Hs. assert (Hsc := Hci s Hs).
+           assert (HX : In (apply P s) (set (nth j nodes no_node))).
+           { apply orb_prop in Hsub as [Hw|Hsub].
+             - apply Nat.eqb_eq in Hw. apply (whole_set G); auto. apply (apply_code G P Q); auto.
+             - apply (sub_sorted_In _ _ Hsub). apply (Permutation_in _ (CodeSort.Permuted_sort _)).
+               now apply in_map. }
+           assert (Hp : In (s, counts (colors G) s) (prepare G (set (nth i nodes no_node))))
+             by (unfold prepare; now apply (in_map (fun x => (x, counts (colors G) x)))).
+           specialize (Hfb _ Hp). simpl in Hfb. apply andb_prop in Hfb as [Hne' Ha].
+           apply negb_true_iff in Hne'. apply answer_eqb_eq in Ha.
+           rewrite fb_eq in Ha.
+           2: { rewrite (code_length G _ Hg'), (code_length G s Hsc). reflexivity. }
+           rewrite <- (feedback_perm G P Q) in Ha by auto.
+           rewrite (apply_inverse G Q P g HQP Hg) in Ha.
+           unfold class. apply filter_In. split; auto. rewrite Ha, (proj2 (answer_eqb_eq a a) eq_refl).
+           destruct (code_eqb g (apply P s)) eqn:E; auto.
+           apply code_eqb_eq in E. rewrite E, (apply_inverse G P Q s HPQ Hsc) in Hne'.
+           now rewrite (proj2 (code_eqb_eq s s) eq_refl) in Hne'.
 Qed.
 
 Theorem bound_checker_sound : forall G D nodes,

@@ -33,6 +33,11 @@ let read_game () =
   let p = int () in let c = int () in let r = int () in let b = int () in
   { pegs = p; colors = c; repetition = r = 1; black_only = b = 1 }
 
+(* the game as the checker was given it, for the verdict's line *)
+let name g =
+  Printf.sprintf "%dx%d%s%s" g.pegs g.colors (if g.repetition then "" else " without repetition")
+    (if g.black_only then " (black-peg answers)" else "")
+
 (* tree: the guess (P colours), the number of children, then each child: black white tree *)
 let rec read_tree p =
   let g = ints p in
@@ -49,8 +54,8 @@ let strategy () =
   let t = read_tree g.pegs in
   if !pos <> Array.length !tokens then raise (Bad "data after the tree");
   (check_strategy g t d hist secrets total,
-   Printf.sprintf "the %d secrets of %dx%d are found within %d guesses (the maximum), %d in total, \
-histogram %s" secrets g.pegs g.colors d total (String.concat " " (List.map string_of_int hist)))
+   Printf.sprintf "the %d secrets of %s are found within %d guesses (the maximum), %d in total, \
+histogram %s" secrets (name g) d total (String.concat " " (List.map string_of_int hist)))
 
 (* node: left, the number m of codes and the codes, the number of witnesses and each: the guess,
    black white, the node index, then P and its inverse Q, each as P peg indices and C colours *)
@@ -72,10 +77,12 @@ let bound () =
   let nodes = List.init n (fun _ -> node ()) in
   if !pos <> Array.length !tokens then raise (Bad "data after the last node");
   (check_bound g d nodes,
-   Printf.sprintf "every strategy for %dx%d needs at least %d guesses for some secret (%d nodes)"
-     g.pegs g.colors d n)
+   Printf.sprintf "every strategy for %s needs at least %d guesses for some secret (%d nodes)"
+     (name g) d n)
 
 let () =
+  (* a larger minor heap (8 MB): the checker allocates many short-lived lists *)
+  Gc.set { (Gc.get ()) with Gc.minor_heap_size = 1 lsl 20 };
   match Sys.argv with
   | [| _; path |] ->
     (try

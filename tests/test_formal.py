@@ -63,7 +63,9 @@ def test_a_changed_histogram_or_maximum_is_refused(built, tmp_path):
     assert run(tmp_path / "bad.json") == 1
 
 
-@pytest.mark.parametrize("name", ["worst-case-3x3.json", "worst-case-4x4.json"])
+#: 4x7 without repetition leans on the counting bound without the answers that cannot occur there
+#: (b + w < 2P - C: common_norep); it was refused before that lemma.
+@pytest.mark.parametrize("name", ["worst-case-3x3.json", "worst-case-4x4.json", "worst-case-4x7-norep.json.gz"])
 def test_committed_worst_case_bounds_are_accepted(built, name, capsys):
     assert run(ROOT / "certificates" / "bounds" / name) == 0
     assert "needs at least" in capsys.readouterr().out
@@ -153,3 +155,13 @@ def test_attack_mutants_no_false_claim_accepted(built):
     print(s)
     assert s["false accepted by formal"] == 0, s
     assert s["judged"] >= 30 and s["false claims"] >= 10, s
+
+
+def test_a_node_set_out_of_code_order_or_repeated_is_refused(built):
+    """The checker takes a node's set without repeats from its strict code order (one pass): a set
+    listed out of order or with a repeat is refused, the same set in order is accepted."""
+    def core(second):  # 1 peg, 3 colours, D = 1; node 1 (left 0) holds `second`
+        return f"mastermind-bound 1 3 1 0 1\n2\n0 3 0 1 2 0\n0 2 {second} 0\n"
+    assert formal.check_text(core("0 1"))[0] == 0
+    assert formal.check_text(core("1 0"))[0] == 1
+    assert formal.check_text(core("1 1"))[0] == 1
