@@ -674,16 +674,30 @@ def _commands(root: Path = ROOT) -> dict:
         if entry is not None and entry.get("command"):
             out[name] = (entry.get("command"), entry.get("check"))
     try:
-        from . import rebuild
-
-        for record in rebuild.records(root):
+        for record in rebuild_records(root):
             where = "certificates" + ("" if record["cwd"] == "." else f"/{record['cwd']}")
             out[record["file"]] = (f"(in {where}) {record['rebuild']}" if record["rebuild"] else
                                    f"(no single command: {record.get('how')})",
                                    f"(in {where}) {record['check']}")
-    except (ImportError, ValueError):
+    except ValueError:
         pass
     return out
+
+
+REBUILD_MANIFEST = "rebuild/index.json"  # a folder of its own: certificates/*.json are all certificates
+REBUILD_FORMAT = "certify-rebuild-index"
+
+
+def rebuild_records(root: Path = ROOT) -> list:
+    """The records of certificates/rebuild/index.json (ValueError when it is missing or damaged).
+    Read here, not in certify.rebuild (which imports this module), so imports flow one way."""
+    try:
+        doc = orjson.loads(read_file(root / REBUILD_MANIFEST, _bases(root), MAX_MANIFEST_BYTES))
+    except (Unread, orjson.JSONDecodeError) as e:
+        raise ValueError(f"{REBUILD_MANIFEST}: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != REBUILD_FORMAT or not isinstance(doc.get("records"), list):
+        raise ValueError(f"{REBUILD_MANIFEST}: not a {REBUILD_FORMAT}")
+    return doc["records"]
 
 
 def detail(table: dict, g: str, root: Path = ROOT) -> str:

@@ -50,7 +50,7 @@ def fingerprint() -> str:
         import hashlib
         from pathlib import Path
 
-        from . import __version__
+        from ._version import __version__
 
         root = Path(__file__).resolve().parent
         digest = hashlib.sha256()

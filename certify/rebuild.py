@@ -21,8 +21,7 @@ from pathlib import Path
 import orjson
 
 ROOT = Path(__file__).resolve().parent.parent / "certificates"
-MANIFEST = "rebuild/index.json"  # a folder of its own: certificates/*.json are all certificates
-FORMAT = "certify-rebuild-index"
+from .atlas import REBUILD_FORMAT as FORMAT, REBUILD_MANIFEST as MANIFEST  # noqa: E402  (read there: atlas shows the commands)
 
 
 def _stored(folder: Path, token: str) -> str:
@@ -138,15 +137,9 @@ def build(root: Path = ROOT) -> dict:
 
 def records(root: Path = ROOT) -> list:
     """The records of certificates/rebuild/index.json (ValueError when it is missing or damaged)."""
-    from .atlas import MAX_MANIFEST_BYTES, Unread, _bases, read_file
+    from .atlas import rebuild_records
 
-    try:
-        doc = orjson.loads(read_file(root / MANIFEST, _bases(root), MAX_MANIFEST_BYTES))
-    except (Unread, orjson.JSONDecodeError) as e:
-        raise ValueError(f"{MANIFEST}: {e}") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("records"), list):
-        raise ValueError(f"{MANIFEST}: not a {FORMAT}")
-    return doc["records"]
+    return rebuild_records(root)
 
 
 def run(record: dict, scratch: Path, certify: str = "certify", root: Path = ROOT) -> str | None:
