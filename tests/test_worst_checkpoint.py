@@ -56,12 +56,9 @@ def test_a_search_killed_mid_way_resumes_to_the_same_bytes(tmp_path):
     assert memo.stat().st_size >= saved
 
 
-def test_a_stop_in_process_saves_and_the_strategy_is_the_same_too(tmp_path, monkeypatch):
-    game = Game(4, 5)
-    whole = exact.worst_case(game, strategy=True)
-    memo = tmp_path / "4x5.memo"
-    calls = {"n": 0}
-    real = WorstSearch._search
+def _stopped_at_the_40th_node(monkeypatch, run) -> None:
+    """``run()`` with the search interrupted (as by Ctrl-C) at its 40th node; the search restored after."""
+    calls, real = {"n": 0}, WorstSearch._search
 
     def stopping(self, cands, k):
         calls["n"] += 1
@@ -71,8 +68,15 @@ def test_a_stop_in_process_saves_and_the_strategy_is_the_same_too(tmp_path, monk
 
     monkeypatch.setattr(WorstSearch, "_search", stopping)
     with pytest.raises(KeyboardInterrupt):
-        exact.worst_case(game, strategy=True, checkpoint=(str(memo), 1e9))  # saved only when stopped
+        run()
     monkeypatch.setattr(WorstSearch, "_search", real)
+
+
+def test_a_stop_in_process_saves_and_the_strategy_is_the_same_too(tmp_path, monkeypatch):
+    game = Game(4, 5)
+    whole = exact.worst_case(game, strategy=True)
+    memo = tmp_path / "4x5.memo"
+    _stopped_at_the_40th_node(monkeypatch, lambda: exact.worst_case(game, strategy=True, checkpoint=(str(memo), 1e9)))  # saved only when stopped
     assert memo.exists()
     resumed = exact.worst_case(game, strategy=True, checkpoint=str(memo))
     assert resumed.searched < whole.searched
@@ -134,18 +138,7 @@ def test_a_search_stopped_in_one_clone_resumes_in_a_fresh_clone_from_what_is_com
     _git("clone", "-q", str(ROOT), str(here), cwd=tmp_path)
     assert (here / "certificates" / "state").is_dir()  # the committed place exists in every clone
     whole = exact.worst_case(game, strategy=True)
-    calls, real = {"n": 0}, WorstSearch._search
-
-    def stopping(self, cands, k):
-        calls["n"] += 1
-        if calls["n"] == 40:
-            raise KeyboardInterrupt
-        return real(self, cands, k)
-
-    monkeypatch.setattr(WorstSearch, "_search", stopping)
-    with pytest.raises(KeyboardInterrupt):
-        exact.worst_case(game, strategy=True, checkpoint=(str(here / state), 1e9))  # saved when stopped
-    monkeypatch.setattr(WorstSearch, "_search", real)
+    _stopped_at_the_40th_node(monkeypatch, lambda: exact.worst_case(game, strategy=True, checkpoint=(str(here / state), 1e9)))  # saved when stopped
     saved = (here / state).read_bytes()
     assert str(tmp_path).encode() not in gzip.decompress(saved)  # no machine path in a committed file
     assert _git("status", "--porcelain", "certificates/state", cwd=here).split() == ["??", state]  # not ignored
