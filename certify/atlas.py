@@ -196,17 +196,19 @@ def _facts_of(kind: str, report, name: str, sha: str) -> list:
         return _strategy_facts(g, r["max_guesses"], r["total_guesses"], r["histogram"], extra)
     if kind == LOWER_BOUND:
         return _proof_facts(g, report.claims, report.weight_sum, extra)
-    if kind == MIXED:
-        return [(g, "value", "upper", report.maximum, extra)]
+    if kind == MIXED:  # the value it proves: its claim, which the checker found no secret above
+        return [(g, "value", "upper", Fraction(report.claims["value"]), extra)]
     return []
 
 
 def _header_facts(raw: bytes, name: str, sha: str):
-    """The facts a strategy's or an unweighted proof's own header states (its game, rule and
-    claims), read without the checker: the cheap path's comparison with what the checker derived
-    when the table was written. None for the kinds whose figure only the checker derives."""
+    """The facts a file's own header states (its game, rule and claims), read without replaying
+    it: the cheap path's comparison with what the checker derived when the table was written. A
+    weighted proof's figure is its total over the sum of its weights on every code (summed by the
+    lower-bound checker's own weights_of); a mixed strategy's, its claimed value. None for a kind
+    the table has no figure for."""
     from . import reader
-    from .kinds import FORMATS, LOWER_BOUND, STRATEGY
+    from .kinds import FORMATS, LOWER_BOUND, MIXED, STRATEGY
 
     try:
         doc = orjson.loads(reader.text(raw, MAX_FILE_BYTES))
@@ -214,11 +216,32 @@ def _header_facts(raw: bytes, name: str, sha: str):
         g, c, extra = slug(doc["game"]), doc["claims"], {"file": name, "sha256": sha}
         if kind == STRATEGY:
             return _strategy_facts(g, c["max_guesses"], c["total_guesses"], c["histogram"], extra)
-        if kind == LOWER_BOUND and "weights" not in doc and "weights" not in c:
-            return _proof_facts(g, c, None, extra)
-    except (reader.Invalid, orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
-        return []
+        if kind == MIXED:
+            return [(g, "value", "upper", Fraction(c["value"]), extra)]
+        if kind == LOWER_BOUND and "weights" not in doc:
+            return _proof_facts(g, c, _weight_sum(doc["game"], c) if "weights" in c else None, extra)
+    except (ValueError, ArithmeticError, KeyError, TypeError, AttributeError):
+        return []  # (reader.Invalid, JSON errors and the checker's Invalid are ValueErrors)
     return None
+
+
+def _weight_sum(game: dict, claims: dict) -> int:
+    """The sum of a weighted proof's weights over every code of its game, as the lower-bound
+    checker sums them (its own weights_of on its own codes); the game's codes counted first, at
+    most the checkers' ceiling (a forged header never makes the cheap path enumerate more)."""
+    import math
+    from types import SimpleNamespace
+
+    from . import verify, verify_bound
+
+    pegs, colors, repetition = game["pegs"], game["colors"], game["repetition"]
+    if (type(pegs) is not int or type(colors) is not int or type(repetition) is not bool
+            or not (0 < pegs and 0 < colors <= len(verify.ALPHABET))):
+        raise ValueError("not a game the checkers take")
+    if (colors ** pegs if repetition else math.perm(colors, pegs)) > verify_bound.CODES_CEILING:
+        raise ValueError("more codes than any checker takes")
+    codes = verify.codes(pegs, colors, repetition)
+    return int(verify_bound.weights_of(claims, SimpleNamespace(codes=codes, by_text=set(codes), n=len(codes))).sum())
 
 
 def _fact_json(f) -> list:

@@ -303,3 +303,26 @@ def test_the_docs_table_and_glance_are_the_tables():
     six_seven = rows["6x7-norep"]["worst"]  # settled at 7 by the search's own strategy (adopted)
     assert six_seven["settled"] and six_seven["upper"]["figure"] == 7 and "`7 .. 8` in" not in page
     assert "111234" in page and "111223" in page  # both Knuth tie-breakings named for 6x6
+
+
+@pytest.mark.parametrize("forge", ["codemaker", "codebreaker"])
+def test_a_value_files_record_forged_with_its_cell_is_a_problem(tmp_path, forge):
+    """A game value's figure is the checker's (weights summed over the orbits; a mixed strategy's
+    claim): a table whose record of a value file and the cell agree on a forged figure, the file
+    untouched, was shown with exit 0. The cheap path now derives it from the file's header."""
+    value = CERTS / "value"
+    root = _root(tmp_path, values=[(value / "value-3x3-codemaker.json", "value-3x3-codemaker.json"),
+                                   (value / "value-3x3-codebreaker.json", "value-3x3-codebreaker.json")])
+    path, _ = _cached(tmp_path, root)
+    assert atlas.load_table(path, root, store=tmp_path / "store")["problems"] == []  # the true table
+    doc = orjson.loads(path.read_bytes())
+    side, figure = ("lower", "5/2") if forge == "codemaker" else ("upper", "8/3")
+    fact = doc["files"][f"value/value-3x3-{forge}.json"]["facts"][0]
+    assert fact[2] == side and fact[3] == "73/27"
+    fact[3] = figure
+    cell = _row(doc, "3x3")["value"]
+    cell[side]["figure"], cell["settled"] = figure, False
+    path.write_bytes(orjson.dumps(doc))
+    got = atlas.load_table(path, root, store=tmp_path / "store")
+    assert f"value/value-3x3-{forge}.json: the table's figures for it are not what the file says" in got["problems"]
+    assert _row(got, "3x3")["value"][side] is None  # never the forged figure
