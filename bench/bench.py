@@ -181,6 +181,26 @@ def bound_rows(runs: int) -> list[dict]:
     return rows
 
 
+def static_rows(tmp: Path, runs: int) -> list[dict]:
+    """The static checker's bound (issue 46): a file under 1 MB checked or refused within 20 s of
+    CPU and 1 GiB. The committed 2x8 black-only proof padded to 999,999 bytes asks for the whole
+    default budget of its size before it is refused (unusable, exit 2); the 213-byte "no 1 question
+    separates 4x8" builds the biggest feedback table the default code limit allows."""
+    print("static proofs (python certify/verify_static.py)", file=sys.stderr)
+    text = (ROOT / "certificates" / "static" / "static-2x8-black-only-proof.json").read_bytes().rstrip()
+    padded = tmp / "static-2x8-black-only-padded.json"
+    padded.write_bytes(text + b" " * (999_999 - len(text)))
+    one = tmp / "static-4x8-no-1-question.json"
+    one.write_text('{"format":"mastermind-static-lower-bound","version":1,"game":{"pegs":4,"colors":8,'
+                   '"repetition":true},"symmetry":"peg-and-colour-permutations","claims":{"secrets":4096,"questions":1,'
+                   '"guesses_at_least":3},"sets":[]}')
+    checker = [sys.executable, str(ROOT / "certify" / "verify_static.py")]
+    return [measure("static: 2x8 black-only proof padded to 1 MB", checker + [str(padded)], runs,
+                    "refused (unusable) <= 20 s CPU, <= 1 GiB (issue 46)", expect=2),
+            measure("static: no 1 question separates 4x8", checker + [str(one)], runs,
+                    "<= 20 s CPU, <= 1 GiB (issue 46)")]
+
+
 def total_proof_rows(runs: int) -> list[dict]:
     """`certify verify` on the 4x6 least-total proofs (5625, and 5626 within 5 guesses), whole
     processes: issue 16's target is <= 30 s each (numpy counting in the checker)."""
@@ -240,6 +260,7 @@ def main(argv=None) -> int:
 
         rows.extend(bound_rows(1 if args.quick else big_runs))
         rows.extend(total_proof_rows(small_runs))
+        rows.extend(static_rows(tmp, 1 if args.quick else big_runs))
         rows.extend(exact_rows(tmp, small_runs, args.quick))
         rows.extend(optimal_rows(tmp, small_runs, args.quick, args.big))
         rows.extend(value_rows(tmp, small_runs, args.quick, args.big))
