@@ -1,4 +1,5 @@
 import functools
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,23 @@ def bound_corpus():
             del sys.modules[name]
             raise
     return sys.modules[name]
+
+
+# -- where the suite's CPU goes (CERTIFY_TEST_CPU=FILE): per test, the CPU seconds of the test
+# process and of the subprocesses it waited for, appended as "seconds<TAB>nodeid" lines. Wall time
+# on this shared 2-core machine says little; CPU time is what two xdist workers divide.
+_CPU_LOG = os.environ.get("CERTIFY_TEST_CPU")
+
+
+if _CPU_LOG:
+    import resource
+    import time
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        before = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        yield
+        after = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        children = (after[1].ru_utime + after[1].ru_stime) - (before[1].ru_utime + before[1].ru_stime)
+        with open(_CPU_LOG, "a", encoding="utf-8") as log:
+            log.write(f"{after[0] - before[0] + children:.2f}\t{item.nodeid}\n")

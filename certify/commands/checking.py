@@ -18,9 +18,11 @@ def _note(quiet: bool = False):
 
 def _progress(quiet: bool = False):
     """Progress of a long lower-bound check on stderr, when it is a terminal (and not -q)."""
+    if quiet or not sys.stderr.isatty():
+        return None  # (and the lower-bound checker, numpy with it, is not imported for a strategy)
     from ..verify_bound import progress_printer
 
-    return progress_printer(sys.stderr) if sys.stderr.isatty() and not quiet else None
+    return progress_printer(sys.stderr)
 
 
 def _check_file(path: str, max_guesses, quiet: bool):
