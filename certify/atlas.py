@@ -1,7 +1,8 @@
 """The atlas: the exact values of every game the engine reaches, from checked files (``certify atlas``).
 
-For each game of the grid (pegs 2..6 x colours 2..10, with and without repetition; a game of another
-feedback rule is a row of its own, "black" in its name) five questions:
+For each game of the grid (pegs 2..6 x colours 2..10, with and without repetition, and the games of
+more pegs up to 10,000 codes: BEYOND; a game of another feedback rule is a row of its own, "black"
+in its name) five questions:
 
 * ``worst``: the least worst case D (a lower-bound proof "every strategy needs >= D", a strategy
   within D);
@@ -13,8 +14,8 @@ feedback rule is a row of its own, "black" in its name) five questions:
 Every figure comes from a file a trusted checker accepted, by the checker's reading of it (its
 game, rule, claim and side): the strategies (verify.py), the lower-bound proofs (verify_bound.py),
 the mixed strategies (verify_mixed.py), found through the manifests of certificates/ (index.json,
-bounds/index.json, atlas/index.json, external/index.json) and the value pairs of
-certificates/value/. Every file is read through the checkers' bounded reader: a regular file
+bounds/index.json, atlas/index.json, external/index.json), the value pairs of
+certificates/value/ and the black-peg proofs and strategies of certificates/black-peg/. Every file is read through the checkers' bounded reader: a regular file
 inside the repository (or the external store), never a device, a FIFO or a symlink leading out.
 
 ``build_table`` reads every file once, checks it and records, per file, its sha256 and what the
@@ -45,6 +46,12 @@ TABLE = ROOT / "atlas" / "table.json"
 EXTERNAL_STORE = Path(os.environ.get("CERTIFY_EXTERNAL", ROOT.parent.parent / "certify-external"))
 GRID = [(pegs, colors, repetition) for repetition in (True, False) for pegs in range(2, 7)
         for colors in range(2, 11) if repetition or colors >= pegs]
+#: Past the grid's pegs, every game of at most 10,000 codes (7..13 pegs of 2 colours, 7 and 8 pegs of
+#: 3, 7 pegs of 7 colours without repetition; 7x4 has 16,384). Games of more than 10 colours (2 and 3
+#: pegs up to 100 and 21 colours) are left out: the grid stops at 10 colours, and their worst cases
+#: are published closed forms (Chen and Lin; Jäger and Peczarski).
+BEYOND = [(pegs, 2, True) for pegs in range(7, 14)] + [(7, 3, True), (8, 3, True), (7, 7, False)]
+GRID += BEYOND
 COLUMNS = ("worst", "total", "total_within_worst", "count_first", "value")
 HEADINGS = {"worst": "worst case", "total": "least total", "total_within_worst": "least total within D",
             "count_first": "fewest at D, then total", "value": "game value"}
@@ -162,6 +169,12 @@ def _listed(root: Path, problems: list):
     for name in names:
         if name.startswith("value-"):
             yield f"value/{name}", None, False
+    # the black-peg games' proofs and strategies (docs/black-peg.md): rows of their own ("2x4 black")
+    folder = root / "black-peg"
+    names = sorted(e.name for e in os.scandir(folder)) if folder.is_dir() else []
+    for name in names:
+        if name.startswith(("worst-case-", "total-", "optimal-")) and name.endswith((".json", ".json.gz")):
+            yield f"black-peg/{name}", None, False
 
 
 def _parts(manifest: str, entry: dict, folder, problems: list):
@@ -450,7 +463,8 @@ def _rows(files: dict) -> list:
     facts = [_fact_back(f) for name in sorted(files) for f in files[name]["facts"]]
     found = cells(facts)
     games = [f"{p}x{c}" + ("" if r else "-norep") for p, c, r in GRID]
-    games += sorted(set(found) - set(games))
+    games += sorted(set(found) - set(games), key=lambda g: (  # by rule, repetition, pegs, colours
+        parse_slug(g).get("feedback", ""), not parse_slug(g)["repetition"], parse_slug(g)["pegs"], parse_slug(g)["colors"]))
     rows = []
     for g in games:
         game = parse_slug(g)
@@ -600,7 +614,7 @@ def _published() -> dict:
         out[(f"3x{c}", "worst")] = ((c - 1) // 3 + 4, "Jäger and Peczarski, IPL 109, 2009 (Theorem 1)")
     goddard = "Goddard, Mastermind revisited, JCMCC 51, 2004 (averages)"
     for g, total in {"2x2": 8, "3x2": 18, "3x3": 73, "3x4": 206, "3x5": 451, "4x2": 44, "4x3": 246,
-                     "4x4": 905, "4x5": 2463, "5x2": 97, "5x3": 816, "6x2": 224}.items():
+                     "4x4": 905, "4x5": 2463, "5x2": 97, "5x3": 816, "6x2": 224, "7x2": 496}.items():
         out[(g, "total")] = (total, goddard)
     out.update({("4x6", "worst"): (5, "Knuth 1977"), ("4x6", "total"): (5625, "Koyama and Lai 1993"),
                 ("4x6", "total_within_worst"): (5626, "Koyama and Lai 1993"),

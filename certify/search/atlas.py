@@ -1,7 +1,7 @@
 """Build the atlas's files: ``python -m certify.search.atlas build`` (``make atlas``).
 
-For every game of the grid (pegs 2..6 x colours 2..10, with and without repetition) that the exact
-search reaches, four questions, each answered by a lower-bound proof and a strategy that meets it:
+For every game of the grid (pegs 2..6 x colours 2..10, with and without repetition, and the games of
+more pegs up to 10,000 codes: certify.atlas.BEYOND) that the exact search reaches, four questions, each answered by a lower-bound proof and a strategy that meets it:
 
 * ``worst``: the least worst case D (proof ``worst-case-G.json``; the strategy is the one below);
 * ``worst,total``: the least total within D guesses (``total-G-maxD.json`` and its strategy
