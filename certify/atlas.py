@@ -1,7 +1,8 @@
 """The atlas: the exact values of every game the engine reaches, from checked files (``certify atlas``).
 
-For each game of the grid (pegs 2..6 x colours 2..10, with and without repetition; a game of another
-feedback rule is a row of its own, "black" in its name) five questions:
+For each game of the grid (pegs 2..6 x colours 2..10, with and without repetition, and the games of
+more pegs up to 10,000 codes: BEYOND; a game of another feedback rule is a row of its own, "black"
+in its name) five questions:
 
 * ``worst``: the least worst case D (a lower-bound proof "every strategy needs >= D", a strategy
   within D);
@@ -13,8 +14,8 @@ feedback rule is a row of its own, "black" in its name) five questions:
 Every figure comes from a file a trusted checker accepted, by the checker's reading of it (its
 game, rule, claim and side): the strategies (verify.py), the lower-bound proofs (verify_bound.py),
 the mixed strategies (verify_mixed.py), found through the manifests of certificates/ (index.json,
-bounds/index.json, atlas/index.json, external/index.json) and the value pairs of
-certificates/value/. Every file is read through the checkers' bounded reader: a regular file
+bounds/index.json, atlas/index.json, external/index.json), the value pairs of
+certificates/value/ and the black-peg proofs and strategies of certificates/black-peg/. Every file is read through the checkers' bounded reader: a regular file
 inside the repository (or the external store), never a device, a FIFO or a symlink leading out.
 
 ``build_table`` reads every file once, checks it and records, per file, its sha256 and what the
@@ -45,6 +46,12 @@ TABLE = ROOT / "atlas" / "table.json"
 EXTERNAL_STORE = Path(os.environ.get("CERTIFY_EXTERNAL", ROOT.parent.parent / "certify-external"))
 GRID = [(pegs, colors, repetition) for repetition in (True, False) for pegs in range(2, 7)
         for colors in range(2, 11) if repetition or colors >= pegs]
+#: Past the grid's pegs, every game of at most 10,000 codes (7..13 pegs of 2 colours, 7 and 8 pegs of
+#: 3, 7 pegs of 7 colours without repetition; 7x4 has 16,384). Games of more than 10 colours (2 and 3
+#: pegs up to 100 and 21 colours) are left out: the grid stops at 10 colours, and their worst cases
+#: are published closed forms (Chen and Lin; Jäger and Peczarski).
+BEYOND = [(pegs, 2, True) for pegs in range(7, 14)] + [(7, 3, True), (8, 3, True), (7, 7, False)]
+GRID += BEYOND
 COLUMNS = ("worst", "total", "total_within_worst", "count_first", "value")
 HEADINGS = {"worst": "worst case", "total": "least total", "total_within_worst": "least total within D",
             "count_first": "fewest at D, then total", "value": "game value"}
@@ -152,12 +159,35 @@ def _listed(root: Path, problems: list):
             if name in seen:
                 continue
             seen.add(name)
+            if "parts" in entry:  # a split proof: its part files, under the same folder
+                entry = dict(entry, parts=_parts(manifest, entry, folder, problems))
+                if entry["parts"] is None:
+                    continue
             yield name, entry, folder is None
     folder = root / "value"
     names = sorted(e.name for e in os.scandir(folder)) if folder.is_dir() else []
     for name in names:
         if name.startswith("value-"):
             yield f"value/{name}", None, False
+    # the black-peg games' proofs and strategies (docs/black-peg.md): rows of their own ("2x4 black")
+    folder = root / "black-peg"
+    names = sorted(e.name for e in os.scandir(folder)) if folder.is_dir() else []
+    for name in names:
+        if name.startswith(("worst-case-", "total-", "optimal-")) and name.endswith((".json", ".json.gz")):
+            yield f"black-peg/{name}", None, False
+
+
+def _parts(manifest: str, entry: dict, folder, problems: list):
+    """The part files of a split proof's entry as [(name, sha256)] (names as the main file's), or
+    None after listing why in ``problems``: each part names its file and its sha256."""
+    parts = entry["parts"]
+    if not isinstance(parts, list) or not parts or not all(
+            isinstance(p, dict) and isinstance(p.get("file"), str) and _safe_name(p["file"])
+            and isinstance(p.get("sha256"), str) for p in parts):
+        problems.append(f"{manifest}: {entry['file']!r}: 'parts' is not a list of part files with their sha256")
+        return None
+    return [(p["file"] if folder is None else (f"{folder}/{p['file']}" if folder else p["file"]), p["sha256"])
+            for p in parts]
 
 
 def _strategy_facts(g: str, top: int, total: int, histogram: dict, extra: dict) -> list:
@@ -311,8 +341,11 @@ def _limits_kwargs(max_codes, max_work, max_nodes=None) -> dict:
 
 
 def _check_one(job):
-    """Read and check one file (in a worker with --jobs): a record of what its checker derived."""
-    name, path, bases, expected, external, limits = job
+    """Read and check one file (in a worker with --jobs): a record of what its checker derived. A
+    split proof (job with parts) is checked with its part files by the lower-bound checker's
+    combine rule: every part read, its sha256 the listed one, every file checked, and the main
+    file's claim accepted only when its lemmas are met by accepted parts."""
+    name, path, bases, expected, external, limits, parts = job
     try:
         raw = read_file(path, bases)
     except Unread as e:
@@ -320,6 +353,8 @@ def _check_one(job):
     sha = hashlib.sha256(raw).hexdigest()
     if expected not in (None, sha):
         return {"file": name, "status": 1, "sha256": sha, "error": "its bytes are not those its manifest lists"}
+    if parts:
+        return _check_split(name, raw, sha, bases, external, limits, parts)
     from .kinds import check_bytes
 
     kind, report = check_bytes(raw, name, **limits)
@@ -329,6 +364,40 @@ def _check_one(job):
     facts = [(g, c, s, fig, dict(x, **extra)) for g, c, s, fig, x in _facts_of(kind, report, name, sha)]
     return {"file": name, "status": 0, "sha256": sha, "kind": kind, "external": external,
             "facts": [_fact_json(f) for f in facts]}
+
+
+def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits: dict, parts) -> dict:
+    """_check_one of a split proof: the main file's bytes ``raw`` with its ``parts`` [(path, name,
+    expected sha256)], each part read once and checked one at a time (the memory of one file)."""
+    from . import verify_bound
+    from .kinds import LOWER_BOUND
+
+    limits = dict(limits, max_codes=limits.get("max_codes") or verify_bound.MAX_CODES)
+    main = verify_bound.verdict_bytes(raw, name, **limits)
+    del raw
+    verdicts, shas = [], {}
+    for path, part, expected in parts:
+        try:
+            got = read_file(path, bases)
+        except Unread as e:
+            return {"file": name, "status": 2 if external else 1, "sha256": sha, "error": f"part {part}: {e}"}
+        shas[part] = hashlib.sha256(got).hexdigest()
+        if shas[part] != expected:
+            return {"file": name, "status": 1, "sha256": sha,
+                    "error": f"part {part}: its bytes are not those its manifest lists"}
+        verdicts.append(verify_bound.verdict_bytes(got, part, **limits))
+    report = verify_bound.combine(main, verdicts)
+    if not report.valid:
+        return {"file": name, "status": report.status, "sha256": sha, "error": report.error}
+    extra = {"external": True} if external else {}
+    facts = [(g, c, s, fig, dict(x, **extra)) for g, c, s, fig, x in _facts_of(LOWER_BOUND, report, name, sha)]
+    return {"file": name, "status": 0, "sha256": sha, "kind": LOWER_BOUND, "external": external,
+            "facts": [_fact_json(f) for f in facts], "parts": shas}
+
+
+def _record(got: dict) -> dict:
+    """What the table keeps of a checked file (a split proof: its parts' sha256 too)."""
+    return {k: got[k] for k in ("sha256", "kind", "external", "facts", "parts") if k in got}
 
 
 def _external_facts(name: str, entry: dict) -> list:
@@ -347,14 +416,16 @@ def _jobs(root: Path, problems: list, limits: dict, store: Path):
     """(job, entry) for every listed file; the external ones missing from the store are None."""
     for name, entry, external in _listed(root, problems):
         expected = entry.get("sha256") if entry is not None else None
+        base = store if external else root
+        parts = [(base / part, part, want) for part, want in (entry or {}).get("parts") or ()]
         if external:
             path = store / name
             if not os.path.lexists(path):
                 yield None, (name, entry)
                 continue
-            yield (name, path, [store], expected, True, limits), (name, entry)
+            yield (name, path, [store], expected, True, limits, parts), (name, entry)
         else:
-            yield (name, root / name, _bases(root), expected, False, limits), (name, entry)
+            yield (name, root / name, _bases(root), expected, False, limits, parts), (name, entry)
 
 
 def collect(root: Path = ROOT, progress=None, max_codes=None, max_work=None, jobs: int = 1,
@@ -389,7 +460,7 @@ def collect(root: Path = ROOT, progress=None, max_codes=None, max_work=None, job
             results.append(_check_one(job))
     for got in results:
         if got["status"] == 0:
-            files[got["file"]] = {k: got[k] for k in ("sha256", "kind", "external", "facts")}
+            files[got["file"]] = _record(got)
         elif got["status"] == 2:
             unusable.append(f"{got['file']}: not checked: {got['error']}")
         else:
@@ -458,7 +529,8 @@ def _rows(files: dict) -> list:
     facts = [_fact_back(f) for name in sorted(files) for f in files[name]["facts"]]
     found = cells(facts)
     games = [f"{p}x{c}" + ("" if r else "-norep") for p, c, r in GRID]
-    games += sorted(set(found) - set(games))
+    games += sorted(set(found) - set(games), key=lambda g: (  # by rule, repetition, pegs, colours
+        parse_slug(g).get("feedback", ""), not parse_slug(g)["repetition"], parse_slug(g)["pegs"], parse_slug(g)["colors"]))
     rows = []
     for g in games:
         game = parse_slug(g)
@@ -517,6 +589,10 @@ def load_table(path: Path = TABLE, root: Path = ROOT, store: Path | None = None)
         if sha != mine.get("sha256") or job[3] not in (None, sha):
             problems.append(f"{name}: not the bytes that were checked (make atlas, or certify atlas --check)")
             continue
+        changed = _changed_parts(job, mine)
+        if changed is not None:
+            problems.append(f"{name}: {changed}")
+            continue
         try:
             facts = [_fact_back(f) for f in mine["facts"]]
         except (ValueError, TypeError, ZeroDivisionError):
@@ -545,6 +621,25 @@ def load_table(path: Path = TABLE, root: Path = ROOT, store: Path | None = None)
     for g in sorted(set(shown) - {slug(r["game"]) for r in got["games"]}):
         problems.append(f"table.json: {g}: a row no file gives")
     return got
+
+
+def _changed_parts(job, mine: dict) -> str | None:
+    """Why a split proof's part files are not those its record was checked with (each read, its
+    sha256 compared with the manifest's and the table's), else None; None too for a whole file
+    recorded as a whole file."""
+    parts, recorded = job[6], mine.get("parts")
+    if not parts and recorded is None:
+        return None
+    if not isinstance(recorded, dict) or sorted(recorded) != sorted(part for _, part, _ in parts):
+        return "its part files are not those that were checked (make atlas, or certify atlas --check)"
+    for path, part, want in parts:
+        try:
+            raw = read_file(path, job[2])
+        except Unread as e:
+            return f"part {part}: {e}"
+        if hashlib.sha256(raw).hexdigest() not in (want,) or recorded[part] != want:
+            return f"part {part}: not the bytes that were checked (make atlas, or certify atlas --check)"
+    return None
 
 
 def _words(column: str, cell) -> str:
@@ -585,7 +680,7 @@ def _published() -> dict:
         out[(f"3x{c}", "worst")] = ((c - 1) // 3 + 4, "Jäger and Peczarski, IPL 109, 2009 (Theorem 1)")
     goddard = "Goddard, Mastermind revisited, JCMCC 51, 2004 (averages)"
     for g, total in {"2x2": 8, "3x2": 18, "3x3": 73, "3x4": 206, "3x5": 451, "4x2": 44, "4x3": 246,
-                     "4x4": 905, "4x5": 2463, "5x2": 97, "5x3": 816, "6x2": 224}.items():
+                     "4x4": 905, "4x5": 2463, "5x2": 97, "5x3": 816, "6x2": 224, "7x2": 496}.items():
         out[(g, "total")] = (total, goddard)
     out.update({("4x6", "worst"): (5, "Knuth 1977"), ("4x6", "total"): (5625, "Koyama and Lai 1993"),
                 ("4x6", "total_within_worst"): (5626, "Koyama and Lai 1993"),
@@ -842,7 +937,7 @@ def add(names, root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, max
         got = _check_one(jobs[name])
         if got["status"] != 0:
             raise ValueError(f"{name}: {'not checked' if got['status'] == 2 else 'refused'}: {got['error']}")
-        table["files"][name] = {k: got[k] for k in ("sha256", "kind", "external", "facts")}
+        table["files"][name] = _record(got)
     table["games"] = _rows(table["files"])
     write_output(table_path, orjson.dumps(table, option=orjson.OPT_INDENT_2) + b"\n")
     _write_doc(doc, table)

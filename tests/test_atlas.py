@@ -151,7 +151,8 @@ def test_the_committed_table_is_what_the_checkers_say_of_its_files(chunk):
             continue
         raw = (CERTS / name).read_bytes()
         assert hashlib.sha256(raw).hexdigest() == uses[0][3]["sha256"], name
-        if _left_to_make_verify(name, raw, ROWS[uses[0][0]]["codes"]):
+        if _left_to_make_verify(name, raw, ROWS[uses[0][0]]["codes"]) or uses[0][0].endswith("-black") \
+                or TABLE["files"][name].get("parts"):  # (black-peg: `make verify`; a split proof: test_atlas_split)
             continue
         kind, report = check_bytes(raw, name)
         assert report.valid, (name, report.error)

@@ -1,7 +1,7 @@
 """Build the atlas's files: ``python -m certify.search.atlas build`` (``make atlas``).
 
-For every game of the grid (pegs 2..6 x colours 2..10, with and without repetition) that the exact
-search reaches, four questions, each answered by a lower-bound proof and a strategy that meets it:
+For every game of the grid (pegs 2..6 x colours 2..10, with and without repetition, and the games of
+more pegs up to 10,000 codes: certify.atlas.BEYOND) that the exact search reaches, four questions, each answered by a lower-bound proof and a strategy that meets it:
 
 * ``worst``: the least worst case D (proof ``worst-case-G.json``; the strategy is the one below);
 * ``worst,total``: the least total within D guesses (``total-G-maxD.json`` and its strategy
@@ -247,6 +247,8 @@ def build(games=None, tasks=TASKS, budget: float = 600, folder: Path = FOLDER, s
                 continue
             if _find(name.removesuffix(".gz"), folders + [ROOT]) is not None:
                 continue
+            if (folder / name.removesuffix(".gz").removesuffix(".json")).is_dir():
+                continue  # a split proof (adopt_split): its main file and parts are in that folder
             tried = unfinished.get((game_slug, task))
             if tried is not None and tried["budget"] >= budget:
                 continue  # not finished within this budget before: a larger one takes it up
@@ -322,7 +324,7 @@ def externalise(folder: Path = FOLDER, store: Path = EXTERNAL_STORE, say=print) 
         by_command.setdefault(e["command"], []).append(e)
     keep = []
     for e in manifest["files"]:
-        if e["bytes"] <= MAX_COMMIT_BYTES:
+        if e["bytes"] <= MAX_COMMIT_BYTES or "parts" in e:  # (a split proof is committed by choice: adopt_split)
             keep.append(e)
             continue
         partner = next((p["file"] for p in by_command[e["command"]] if p["file"] != e["file"]), None)
@@ -386,6 +388,66 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
     return entry
 
 
+def adopt_split(main: str, parts_dir: str, command: str, folder: Path = FOLDER, cpu_seconds: float | None = None,
+                check: str | None = None, max_codes: int | None = None, max_work: int | None = None,
+                table: bool = True) -> dict:
+    """Add a cell from a split lower-bound proof (``certify split-proof P --parts N -o DIR``: a proof
+    too big for the reader whole): the main file ``main`` and every part file of ``parts_dir`` are
+    read once and checked by the lower-bound checker, the main file's claim accepted by its combine
+    rule (every lemma met by an accepted part); the bytes checked are copied to a folder of the same
+    name under certificates/atlas/ and listed in its manifest as one entry: the main file with
+    "parts" (each part's name and sha256), ``command`` (which must write the folder's name) and
+    ``check``. Raises ValueError when refused."""
+    import shlex
+
+    from .. import atlas, verify_bound
+    from ..files import write_output
+
+    src = Path(parts_dir)
+    name = src.name
+    if name not in shlex.split(command):
+        raise ValueError(f"{parts_dir}: the rebuild command must write the folder {name} under that name (-o {name})")
+    if Path(main).resolve().parent != src.resolve():
+        raise ValueError(f"{main}: the main file must be in its parts folder {parts_dir} (split-proof writes it there)")
+    bases = [src.resolve()]
+    limits = {"max_codes": max_codes or verify_bound.MAX_CODES, "max_work": max_work}
+    raw_main = atlas.read_file(Path(main), bases)
+    report = verify_bound.verdict_bytes(raw_main, Path(main).name, **limits)
+    parts = {}
+    for path in verify_bound.part_files(src):
+        if Path(path).resolve() == Path(main).resolve():
+            continue
+        parts[Path(path).name] = raw = atlas.read_file(Path(path), bases)
+    verdicts = [verify_bound.verdict_bytes(raw, part, **limits) for part, raw in parts.items()]
+    combined = verify_bound.combine(report, verdicts)
+    if not combined.valid:
+        raise ValueError(f"{main}: {combined.error}")
+    target = folder / name
+    target.mkdir(parents=True, exist_ok=True)
+    for file, raw in [(Path(main).name, raw_main), *parts.items()]:
+        write_output(target / file, gzip.decompress(raw) if file.endswith(".gz") else raw)
+        if (target / file).read_bytes() != raw:
+            raise ValueError(f"{file}: not the bytes certify writes under this name")
+    doc = orjson.loads(gzip.decompress(raw_main) if main.endswith(".gz") else raw_main)
+    entry = {"file": f"{name}/{Path(main).name}", "kind": "proof", "game": doc["game"], "claims": doc["claims"],
+             "sha256": hashlib.sha256(raw_main).hexdigest(), "bytes": len(raw_main), "nodes": len(doc["nodes"]),
+             "parts": [{"file": f"{name}/{part}", "sha256": hashlib.sha256(raw).hexdigest(), "bytes": len(raw)}
+                       for part, raw in sorted(parts.items())],
+             "cpu_seconds": cpu_seconds, "command": command,
+             "check": check or f"certify verify {name}/{Path(main).name} --parts {name} --jobs 2"}
+    manifest = load_manifest(folder)
+    manifest["files"] = [e for e in manifest["files"] if e["file"] != entry["file"]] + [entry]
+    c = doc["claims"]
+    task = ("worst" if "worst_case" in c else "total" if "max_guesses" not in c
+            else "count-first" if c.get("first") == "at_max" else "worst,total")
+    manifest["unfinished"] = [u for u in manifest["unfinished"]
+                              if (u["game"], u["task"]) != (atlas.slug(doc["game"]), task)]
+    _save(manifest, folder)
+    if table and folder == FOLDER:
+        atlas.add([f"atlas/{entry['file']}"], max_codes=max_codes, max_work=max_work)
+    return entry
+
+
 def _save(manifest: dict, folder: Path) -> None:
     from ..files import write_output
 
@@ -398,6 +460,7 @@ def main(argv=None) -> int:
                                      description="build the atlas's missing proofs and strategies")
     parser.add_argument("command", choices=["build", "externalise", "adopt"])
     parser.add_argument("--file", help="adopt: the file (checked, then copied here)")
+    parser.add_argument("--parts", help="adopt: the parts folder of a split proof (--file: its main file)")
     parser.add_argument("--rebuild", help="adopt: the command that rebuilds it")
     parser.add_argument("--cpu", type=float, help="adopt: the CPU seconds it took")
     parser.add_argument("--check", help="adopt: the check command the search printed (certify verify NAME "
@@ -413,8 +476,12 @@ def main(argv=None) -> int:
         if not args.file or not args.rebuild:
             parser.error("adopt needs --file FILE and --rebuild COMMAND")
         try:
-            entry = adopt(args.file, args.rebuild, cpu_seconds=args.cpu, max_codes=args.max_codes,
-                          max_work=args.max_work, check=args.check)
+            if args.parts:
+                entry = adopt_split(args.file, args.parts, args.rebuild, cpu_seconds=args.cpu, check=args.check,
+                                    max_codes=args.max_codes, max_work=args.max_work)
+            else:
+                entry = adopt(args.file, args.rebuild, cpu_seconds=args.cpu, max_codes=args.max_codes,
+                              max_work=args.max_work, check=args.check)
         except ValueError as e:
             print(f"python -m certify.search.atlas adopt: {e}", file=sys.stderr)
             return 1
