@@ -228,6 +228,13 @@ def _start_method() -> dict:
     return {key: "fork"}
 
 
+def _as_list(value) -> list:
+    """A dask config value that may be one string, a list of them, or unset."""
+    if not value:
+        return []
+    return [value] if isinstance(value, str) else list(value)
+
+
 class _client:
     """A distributed.Client on a new LocalCluster (processes) or on an existing scheduler."""
 
@@ -235,7 +242,7 @@ class _client:
         if (workers is None) == (address is None):
             raise CertifyError("give either a number of workers or a scheduler address")
         self.workers, self.address, self.warm = workers, address, warm
-        self.cluster = self.client = None
+        self.cluster = self.client = self.settings = None
 
     def __enter__(self):
         import distributed
@@ -255,10 +262,16 @@ class _client:
                 environ = "distributed.nanny.pre-spawn-environ"
                 settings = {f"{environ}.{TRIM}": 1 << 26, f"{environ}.{WARM}": "1" if self.warm else "0"}
                 settings.update(_start_method())
-                with dask.config.set(settings):
-                    self.cluster = distributed.LocalCluster(
-                        n_workers=self.workers, threads_per_worker=1, processes=True,
-                        dashboard_address=":0", silence_logs=logging.CRITICAL, preload=[__name__])
+                # This module first (it tells the client which certify a worker runs), then the
+                # user's own worker preloads (DASK_DISTRIBUTED__WORKER__PRELOAD or dask's config),
+                # which an explicit preload= would otherwise drop.
+                preload = [__name__, *_as_list(dask.config.get("distributed.worker.preload", None))]
+                # The settings stay for the cluster's life: a nanny reads them again when it
+                # starts a worker in place of one that died (it was spawned, without them).
+                self.settings = dask.config.set(settings)
+                self.cluster = distributed.LocalCluster(
+                    n_workers=self.workers, threads_per_worker=1, processes=True,
+                    dashboard_address=":0", silence_logs=logging.CRITICAL, preload=preload)
                 self.client = distributed.Client(self.cluster)
         except CertifyError:
             self.__exit__(None, None, None)
@@ -280,6 +293,9 @@ class _client:
                     part.close()
                 except Exception:  # closing after a failure must not hide the failure
                     pass
+        if self.settings is not None:
+            self.settings.__exit__(None, None, None)
+            self.settings = None
 
 
 def build_on(client, recipe, game, progress=None, levels: int = LEVELS):

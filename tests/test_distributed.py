@@ -339,24 +339,6 @@ def test_a_busy_dashboard_port_is_not_our_business(tmp_path):
     assert r.returncode == 0 and r.stderr == "", r.stderr
 
 
-def test_a_killed_worker_does_not_change_the_worst_case_search(client, tmp_path):
-    """Issue 45: bound --worst on a cluster, its first guesses as tasks (WorstSearch.fan_out), a
-    worker killed mid-task: the proof and the strategy have the one-process bytes."""
-    from certify.search import exact
-    from certify.search.proof import dumps as proof_bytes
-
-    game = Game(4, 5)
-    killed, progress = _killer(client, tmp_path)
-    run = dist.mapper(client, progress)
-    del run.width  # every first guess of a level at once: a worker is busy when the first ends
-    remote = exact.worst_case(game, strategy=True, run=run)
-    local = exact.worst_case(game, strategy=True)
-    assert remote.data == local.data == (CERTS / "bounds" / "worst-case-4x5.json").read_bytes()
-    assert proof_bytes(remote.proof) == proof_bytes(local.proof)
-    assert dumps(remote.strategy) == dumps(local.strategy)
-    _was_run_again(client, killed)
-
-
 def test_bound_worst_on_a_cluster_writes_the_one_process_bytes(client, tmp_path):
     """The CLI on the module's cluster (--scheduler; --workers N starts one of its own the same
     way), in rounds of two first guesses: the committed proof, the one-process strategy."""
@@ -372,3 +354,62 @@ def test_bound_worst_on_a_cluster_writes_the_one_process_bytes(client, tmp_path)
     assert s.read_bytes() == (tmp_path / "one.json").read_bytes()
     r = run_cli("bound", "--pegs", 3, "--colors", 3, "--total", "--workers", 2, "-o", tmp_path / "t.json")
     assert r.returncode == 2 and "go with --worst" in r.stderr
+
+
+_KILL_FIRST_TASK = '''\
+"""Preloaded by each Dask worker (the test's environment): the first worst-case task that any
+worker starts kills that worker with SIGKILL, mid-task; every task finished is written down."""
+import json, os, signal
+from pathlib import Path
+
+import certify.search.worst as worst
+
+HERE = Path({folder!r})  # not this file's folder: Dask imports a copy of it from the worker's own
+# Dask may run a preload twice in one process: wrap the search's own task, never the wrapper
+_task = worst.__dict__.setdefault("_unwrapped_first_guess_task", worst.first_guess_task)
+
+
+def first_guess_task(game_key, guess, k):
+    args = json.dumps([list(game_key), guess, k])
+    try:  # one worker wins, across processes, once
+        fd = os.open(HERE / "killed.json", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+    except FileExistsError:
+        out = _task(game_key, guess, k)
+        with open(HERE / "finished", "a") as f:
+            f.write(args + "\\n")
+        return out
+    os.write(fd, json.dumps([os.getpid(), args]).encode())
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+# a task's function travels by name: the worker finds this one under the search's name
+worst.first_guess_task = first_guess_task
+'''
+
+
+def test_bound_worst_workers_2_with_a_worker_killed_writes_the_one_process_bytes(tmp_path):
+    """Issue 45: `bound --worst --workers 2` (the CLI's own cluster, first guesses in rounds of two)
+    with a worker SIGKILLed in the middle of a task: the nanny starts another, the task runs again,
+    and the proof and the strategy are the one-process run's bytes. The kill is no race: each
+    worker preloads a module that makes the first task started anywhere kill its own process."""
+    from certify.certificate import write
+    from certify.search import exact
+
+    hook = tmp_path / "hook" / "kill_first_task.py"
+    hook.parent.mkdir()
+    hook.write_text(_KILL_FIRST_TASK.replace("{folder!r}", repr(str(hook.parent))))
+    p, s = tmp_path / "p.json", tmp_path / "s.json"
+    env = dict(os.environ, DASK_DISTRIBUTED__WORKER__PRELOAD=json.dumps([str(hook)]))
+    env.pop(dist.ENV_ADDRESS, None)
+    r = subprocess.run([sys.executable, "-m", "certify", "bound", "--pegs", "4", "--colors", "5", "--worst",
+                        "--workers", "2", "-q", "--strategy-out", str(s), "-o", str(p)],
+                       capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    pid, killed = json.loads((hook.parent / "killed.json").read_text())
+    finished = (hook.parent / "finished").read_text().splitlines()
+    assert pid != r.returncode and killed in finished  # the killed task was run again, to its end
+    assert len(finished) > 1  # and it was one task of several
+    assert p.read_bytes() == (CERTS / "bounds" / "worst-case-4x5.json").read_bytes()
+    write(exact.worst_case(Game(4, 5), strategy=True).strategy, tmp_path / "one.json")
+    assert s.read_bytes() == (tmp_path / "one.json").read_bytes()
