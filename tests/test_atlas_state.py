@@ -326,3 +326,24 @@ def test_a_value_files_record_forged_with_its_cell_is_a_problem(tmp_path, forge)
     got = atlas.load_table(path, root, store=tmp_path / "store")
     assert f"value/value-3x3-{forge}.json: the table's figures for it are not what the file says" in got["problems"]
     assert _row(got, "3x3")["value"][side] is None  # never the forged figure
+
+
+def test_externalise_keeps_what_was_adopted(tmp_path, monkeypatch):
+    """`make atlas` moves the files it built past MAX_COMMIT_BYTES to the external store, never a
+    file committed by choice (`adopt`: 4x9's 2.0 MB worst-case proof settles its cell)."""
+    from certify import catalog
+    from certify.search import atlas as builder
+
+    monkeypatch.setattr(catalog, "add_external", lambda *a, **k: 0)  # (the real one writes the repo's index)
+    folder = tmp_path / "atlas"
+    folder.mkdir()
+    big = builder.MAX_COMMIT_BYTES + 1
+    files = [{"file": name, "kind": "proof", "bytes": big, "command": f"certify bound -o {name}", **extra}
+             for name, extra in (("built.json", {}), ("adopted.json", {"adopted": True}))]
+    for e in files:
+        (folder / e["file"]).write_bytes(b"{}")
+    (folder / builder.MANIFEST).write_bytes(orjson.dumps({"files": files, "unfinished": []}))
+    builder.externalise(folder, tmp_path / "store", say=lambda line: None)
+    assert sorted(p.name for p in (tmp_path / "store").iterdir()) == ["built.json"]
+    assert (folder / "adopted.json").exists()
+    assert [e["file"] for e in builder.load_manifest(folder)["files"]] == ["adopted.json"]

@@ -324,7 +324,7 @@ def externalise(folder: Path = FOLDER, store: Path = EXTERNAL_STORE, say=print) 
         by_command.setdefault(e["command"], []).append(e)
     keep = []
     for e in manifest["files"]:
-        if e["bytes"] <= MAX_COMMIT_BYTES or "parts" in e:  # (a split proof is committed by choice: adopt_split)
+        if e["bytes"] <= MAX_COMMIT_BYTES or "parts" in e or e.get("adopted"):  # (committed by choice: adopt)
             keep.append(e)
             continue
         partner = next((p["file"] for p in by_command[e["command"]] if p["file"] != e["file"]), None)
@@ -379,6 +379,7 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
             target.unlink()
             raise ValueError(f"{path}: not the bytes certify writes under this name (write it with -o {name})")
     entry = _entry(target, "strategy" if kind == STRATEGY else "proof", command, {"cpu": cpu_seconds})
+    entry["adopted"] = True  # committed by choice: externalise never moves it out, whatever its size
     if check is not None:
         entry["check"] = check
     manifest["files"] = [e for e in manifest["files"] if e["file"] != target.name] + [entry]
