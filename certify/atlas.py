@@ -395,6 +395,24 @@ def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits:
             "facts": [_fact_json(f) for f in facts], "parts": shas}
 
 
+def split_verdict(raw_main: bytes, main_name: str, parts: dict, max_codes=None, max_work=None):
+    """The lower-bound checker's verdict on a split proof given as bytes (its main file, and
+    {part name: bytes}): every file checked, the main claim accepted by the combine rule. For
+    ``python -m certify.search.atlas adopt --parts``: the search never imports a checker itself."""
+    from . import verify_bound
+
+    limits = {"max_codes": max_codes or verify_bound.MAX_CODES, "max_work": max_work}
+    main = verify_bound.verdict_bytes(raw_main, main_name, **limits)
+    return verify_bound.combine(main, [verify_bound.verdict_bytes(raw, part, **limits) for part, raw in parts.items()])
+
+
+def part_files(folder) -> list:
+    """The part files of a split proof's folder, as the lower-bound checker lists them."""
+    from . import verify_bound
+
+    return verify_bound.part_files(folder)
+
+
 def _record(got: dict) -> dict:
     """What the table keeps of a checked file (a split proof: its parts' sha256 too)."""
     return {k: got[k] for k in ("sha256", "kind", "external", "facts", "parts") if k in got}

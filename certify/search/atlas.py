@@ -401,7 +401,7 @@ def adopt_split(main: str, parts_dir: str, command: str, folder: Path = FOLDER, 
     ``check``. Raises ValueError when refused."""
     import shlex
 
-    from .. import atlas, verify_bound
+    from .. import atlas
     from ..files import write_output
 
     src = Path(parts_dir)
@@ -411,16 +411,13 @@ def adopt_split(main: str, parts_dir: str, command: str, folder: Path = FOLDER, 
     if Path(main).resolve().parent != src.resolve():
         raise ValueError(f"{main}: the main file must be in its parts folder {parts_dir} (split-proof writes it there)")
     bases = [src.resolve()]
-    limits = {"max_codes": max_codes or verify_bound.MAX_CODES, "max_work": max_work}
     raw_main = atlas.read_file(Path(main), bases)
-    report = verify_bound.verdict_bytes(raw_main, Path(main).name, **limits)
     parts = {}
-    for path in verify_bound.part_files(src):
+    for path in atlas.part_files(src):
         if Path(path).resolve() == Path(main).resolve():
             continue
-        parts[Path(path).name] = raw = atlas.read_file(Path(path), bases)
-    verdicts = [verify_bound.verdict_bytes(raw, part, **limits) for part, raw in parts.items()]
-    combined = verify_bound.combine(report, verdicts)
+        parts[Path(path).name] = atlas.read_file(Path(path), bases)
+    combined = atlas.split_verdict(raw_main, Path(main).name, parts, max_codes, max_work)
     if not combined.valid:
         raise ValueError(f"{main}: {combined.error}")
     target = folder / name
