@@ -28,7 +28,9 @@ def _key(game: dict) -> tuple:
     return game["pegs"], game["colors"], game.get("repetition", True)
 
 
-ATLAS = {_key(row["game"]): row for row in TABLE["games"]}
+#: The black-and-white rows (the atlas has rows for the black-peg games too, keyed by their rule).
+ATLAS = {_key(row["game"]): row for row in TABLE["games"]
+         if row["game"].get("feedback", "black-white") == "black-white"}
 
 
 def _black_peg() -> dict:
