@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from .commands.common import EXIT_OK, EXIT_USAGE
+from .commands.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
 # The CLI does no floating-point linear algebra, yet OpenBLAS starts a thread per core when numpy
 # is imported: 0.07-0.1 s of CPU a run (medians of 9, side by side: optimal 4x6 0.92 -> 0.82 s,
@@ -157,7 +157,7 @@ def _signal_behind(error: BaseException):
 
 
 def _main(argv=None) -> int:
-    from .errors import CertifyError
+    from .errors import CertifyError, NotFound
 
     parser = make_parser()
     args = parser.parse_args(argv)
@@ -169,6 +169,9 @@ def _main(argv=None) -> int:
 
         set_limits(args)  # --max-codes, --max-work: read by every path that checks a file
         return args.func(args)
+    except NotFound as e:  # a finding of the search, not a mistake of the user's
+        print(f"certify {args.command}: not found: {e}", file=sys.stderr)
+        return EXIT_INVALID
     except CertifyError as e:
         print(f"certify {args.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE

@@ -878,10 +878,13 @@ class WhyExplanation:
 
 @_in_api_words
 def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetition: bool = False,
-                      first: str | None = None, sequence=None, feedback: str = "black-white") -> Certificate:
+                      first: str | None = None, sequence=None, feedback: str = "black-white",
+                      max_guesses: int | None = None, width: int | None = None) -> Certificate:
     """Expand a strategy (an id of ``certify strategies``) into its certificate, verified
     (``certify build``). ``first`` overrides the opening guess; ``sequence`` is greenwell's;
-    ``feedback="black-only"`` plays black-peg Mastermind."""
+    ``feedback="black-only"`` plays black-peg Mastermind; ``max_guesses`` and ``width`` are
+    ``within``'s (it raises :class:`~certify.errors.NotFound` when its search finds no strategy
+    within ``max_guesses``)."""
     from .certificate import dumps, make_certificate
     from .strategies import get_strategy
 
@@ -896,6 +899,11 @@ def build_certificate(strategy: str, pegs: int = 4, colors: int = 6, no_repetiti
         if "sequence" not in getattr(cls, "options", ()):
             raise CertifyError(f"strategy {strategy!r} does not take a sequence")
         kwargs["sequence"] = sequence
+    for name, value in (("max_guesses", max_guesses), ("width", width)):
+        if value is not None:
+            if name not in getattr(cls, "options", ()):
+                raise CertifyError(f"strategy {strategy!r} does not take {name}")
+            kwargs[name] = value
     cert = make_certificate(cls(game, **kwargs))
     return _checked(dumps(cert), f"<{cls.id} {game.slug}>")
 

@@ -13,6 +13,11 @@ class Infeasible(CertifyError):
     game's least worst case): a finding about the game, not bad input."""
 
 
+class NotFound(CertifyError):
+    """A search that is incomplete by design (``build within``) did not find what was asked: no
+    finding about the game either way."""
+
+
 class Inconsistent(CertifyError):
     """What a search read from its state (a checkpoint) disagrees with what it proves again or
     with the checkers: the state is wrong (damaged or forged), nothing found from it is shown."""

@@ -9,6 +9,7 @@ from .minimax import Entropy, ExpectedSize, Knuth, MinimaxCandidates, MinimaxLow
 from .optimal import Optimal
 from .simple import ConsistentFirst, LastGuess
 from .viaud import Viaud
+from .within import Within
 
 STRATEGIES: dict[str, type[Strategy]] = {
     cls.id: cls
@@ -24,6 +25,7 @@ STRATEGIES: dict[str, type[Strategy]] = {
         Greenwell,
         Viaud,
         Optimal,
+        Within,
     )
 }
 
