@@ -9,8 +9,8 @@ class of its split is settled, biggest first, within t - 1 (the same question, o
 Results are kept per (S, t). Shortcuts: one candidate; |S| <= t (the candidates one by one);
 |S| above the counting bound N(t) (no strategy); t = 2 (a code that splits S into classes of at most
 one, a compiled scan). At the top two levels the guesses are one per set of alike guesses (the
-symmetry of :mod:`.symmetry`, worth its cost where the sets are few and big); below, one per
-distinct split of S.
+symmetry of :mod:`.symmetry`, worth its cost where the sets are few and big, up to 7 pegs); below,
+one per distinct split of S.
 
 Incomplete by design: "not found" proves nothing (a wider search or another ranking may find
 one); ``certify bound --worst`` decides. What it finds is a strategy certificate, checked by the
@@ -20,6 +20,7 @@ independent verifier before the command says so. Measured (2 shared cores, CPU):
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -42,7 +43,9 @@ class DepthFinder:
         self.game = game
         self.space = Space(game)
         self.count = Counting(game.pegs, game.colors, game.repetition, game.black_only)
-        self.alike = Alike(self.space)
+        # The symmetry pays at the top two levels while its peg permutations are few: 7! = 5,040
+        # (it lists them all; 13! would not fit in memory).
+        self.alike = Alike(self.space) if math.factorial(game.pegs) <= 5040 else None
         self.every = np.arange(self.space.n, dtype=np.int64)
         self.width = width
         self.memo: dict = {}  # (S as bytes, t) -> the guess, or -1: none of the tried works
@@ -94,7 +97,7 @@ class DepthFinder:
 
     def _search(self, cands: np.ndarray, t: int) -> int:
         sp = self.space
-        if t >= self.top - 1:
+        if t >= self.top - 1 and self.alike is not None:
             guesses = self.alike.representatives(cands)[0]
         else:  # one guess per distinct split: the lowest code of each
             hashes = partition_hashes(sp.fb, self.every, cands, sp.n_fb, sp.win)
