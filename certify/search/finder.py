@@ -52,16 +52,25 @@ class DepthFinder:
         self.nodes = 0  # sets searched (memo misses past the shortcuts)
         self.top = 0  # the D of the current run: the top two levels use the symmetry
         self.say = progress  # a function taking one line, or None
+        self._budget = None
         self._started = self._last = time.monotonic()
         self._settled = 0  # secrets in the root's classes found within D - 1 so far
         self._key_type = np.uint16 if self.space.n <= 1 << 16 else np.uint32
 
-    def find(self, d: int) -> bool:
-        """Whether a strategy within ``d`` guesses for every code was found."""
+    def find(self, d: int, max_sets: int | None = None) -> bool:
+        """Whether a strategy within ``d`` guesses for every code was found (searching at most
+        ``max_sets`` sets, when given: past them, not found)."""
         # A fresh memo: which guesses a set is offered depends on d (the symmetry at the top two
         # levels), and the strategy's bytes must not depend on the runs before this one.
-        self.top, self._settled, self.memo = d, 0, {}
-        return self.within(self.every, d) >= 0
+        self.top, self._settled, self.memo, self.nodes = d, 0, {}, 0
+        self._budget = max_sets
+        try:
+            return self.within(self.every, d) >= 0
+        except _OutOfSets:
+            self.memo = {}
+            return False
+        finally:
+            self._budget = None
 
     def within(self, cands: np.ndarray, t: int) -> int:
         """A guess that starts a strategy settling every code of ``cands`` within ``t`` guesses
@@ -77,6 +86,8 @@ class DepthFinder:
         found = self.memo.get(key)
         if found is None:
             self.nodes += 1
+            if self._budget is not None and self.nodes > self._budget:
+                raise _OutOfSets
             self._tick(n, t)
             found = self.memo[key] = self._search(cands, t)
         return found
@@ -136,7 +147,5 @@ class DepthFinder:
                  f"secrets settled{eta}; at |S| = {n}, {t} guesses left")
 
 
-def _strategy_base():
-    from ..strategies.base import Strategy
-
-    return Strategy
+class _OutOfSets(Exception):
+    """The sets ``find`` may search are spent."""

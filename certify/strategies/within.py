@@ -1,8 +1,9 @@
 """``within``: a strategy that never needs more than D guesses, found by a direct search
 (:mod:`certify.search.finder`): ``certify build within --max-guesses D``.
 
-Without D it takes the least D the finder reaches, from the counting bound up (a D it misses may
-still be possible: the finder is not exhaustive; ``certify bound --worst`` decides).
+Without D it takes the least D the finder reaches, from the counting bound up, searching at most
+AUTO_SETS sets for each D it passes (a D it misses may still be possible: the finder is not
+exhaustive; ``certify bound --worst`` decides).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from ..errors import CertifyError, NotFound
 from ..game import Game
 from .base import Strategy
 
+#: Sets searched for each D below the one taken, when D is not given.
+AUTO_SETS = 20_000
 #: The finder's own limit (certify.search.space.MAX_SEARCH_CODES), kept here so that a game too big
 #: is refused without importing the search.
 GAME_MAX = 46_656
@@ -43,8 +46,13 @@ class Within(Strategy):
                           "counting bounds (certify.search.finder)")
         if max_guesses is None:  # the least D it reaches, from what counting forbids up
             d = max(1, self.finder.count.worst(game.size))
-            while not self.finder.find(d):  # d = every code one by one always works
-                d += 1
+            # A D that is not found costs the most (every width at every level is tried): each
+            # gets AUTO_SETS sets. Only which D is taken depends on it, not the strategy's bytes
+            # (`--max-guesses D` searches D alone, without a limit, and finds the same).
+            while not self.finder.find(d, AUTO_SETS if d < game.size else None):
+                if progress is not None:
+                    progress(f"within {d} {game.slug}: not found in {self.finder.nodes:,} sets; trying {d + 1}")
+                d += 1  # d = every code one by one always works
         elif not self.finder.find(max_guesses):
             raise NotFound(f"no strategy for {game} within {max_guesses} guesses found by this search "
                            f"(it tries {width or 'a few dozen'} guesses at a set): not a proof that none exists; "
