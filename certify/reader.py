@@ -79,6 +79,11 @@ class Limit(Exception):
         return f"not checked: {self.option} {self.needed}{'' if self.enough else ' or more'} raises it"
 
 
+class SizeLimit(Limit, Invalid):
+    """More bytes than the checker reads (the file, or its gzip data decompressed): not checked, no
+    verdict (status 2, unusable). An Invalid too, so that a caller that refuses bad files refuses it."""
+
+
 class Unreadable(Exception):
     """The file cannot be read (missing, a directory, no permission...)."""
 
@@ -161,7 +166,7 @@ def read_input(path, max_bytes: int, on_wait=None) -> bytes:
     """The bytes of a file (``-``: standard input), read once, at most ``max_bytes`` + 1 of them (a
     regular file larger than that is refused by its size before it is read). A FIFO that gives nothing for a second
     makes ``on_wait(message)`` be called, then is waited for (Ctrl-C stops it). Raises Unreadable,
-    or Invalid for a file over the limit."""
+    or SizeLimit for a file over the limit."""
     try:
         if path == "-":  # standard input, read as a file is (a pipe waited for, the same limit)
             fd = os.dup(0)
@@ -177,7 +182,7 @@ def read_input(path, max_bytes: int, on_wait=None) -> bytes:
     with os.fdopen(fd, "rb") as f:
         try:
             if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
-                raise Invalid(f"file larger than {max_bytes} bytes (the limit)")
+                raise SizeLimit(f"file larger than {max_bytes} bytes (the limit)")
             if stat.S_ISFIFO(info.st_mode) and not select.select([fd], [], [], 1.0)[0]:
                 if on_wait is not None:
                     on_wait(f"{display(path)}: waiting for data from the pipe (Ctrl-C to stop)")
@@ -190,11 +195,14 @@ def read_input(path, max_bytes: int, on_wait=None) -> bytes:
 
 def load(path, max_bytes: int, report, on_wait=None):
     """The bytes of a file (read_input), or None after recording why not in ``report``: status 2
-    (unusable) and "cannot read file: ..." when it cannot be read, 1 when it is over the limit."""
+    (unusable) and "cannot read file: ..." when it cannot be read, or when it is over the limit (not
+checked)."""
     try:
         return read_input(path, max_bytes, on_wait)
     except Unreadable as e:
         report.status, report.error = 2, f"cannot read file: {e}"
+    except SizeLimit as e:
+        report.status, report.error = 2, f"{e}; {e.advice()}"
     except Invalid as e:
         report.status, report.error = 1, str(e)
     return None
@@ -208,7 +216,7 @@ def gunzip(raw: bytes, max_bytes: int) -> bytes:
     except (OSError, EOFError, zlib.error) as e:
         raise Invalid(f"corrupt gzip data ({one_line(e)})") from None
     if len(data) > max_bytes:
-        raise Invalid(f"gzip data decompresses to more than {max_bytes} bytes (the limit)")
+        raise SizeLimit(f"gzip data decompresses to more than {max_bytes} bytes (the limit)")
     return data
 
 
@@ -217,7 +225,7 @@ def text(raw: bytes, max_bytes: int) -> bytes:
     at most ``max_bytes``, not empty, UTF-8 without a byte order mark. Bytes, not str: byte
     offsets are the spans' unit."""
     if len(raw) > max_bytes:
-        raise Invalid(f"file larger than {max_bytes} bytes (the limit)")
+        raise SizeLimit(f"file larger than {max_bytes} bytes (the limit)")
     if raw[:2] == b"\x1f\x8b":
         raw = gunzip(raw, max_bytes)
     if not raw.strip():
@@ -723,11 +731,11 @@ class Report:
         message), a limit or running out of memory unusable (status 2: not checked)."""
         try:
             yield self
-        except Invalid as e:
-            self.status, self.error = 1, str(e)
-        except Limit as e:
+        except Limit as e:  # before Invalid: a SizeLimit is both, and a limit is no verdict
             self.status, self.error = 2, f"{e}; {e.advice()}"
             self.limit = {"option": e.option, "limit": e.limit, "needed": e.needed}
+        except Invalid as e:
+            self.status, self.error = 1, str(e)
         except MemoryError:
             self.status, self.error = 2, "out of memory"
 

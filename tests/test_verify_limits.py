@@ -31,7 +31,8 @@ def test_byte_limit_on_a_plain_file(monkeypatch):
     size = K46.stat().st_size
     monkeypatch.setattr(verify, "MAX_BYTES", size - 1)
     report = verify.verify_file(str(K46))
-    assert report.status == 1 and report.error == f"file larger than {size - 1} bytes (the limit)"
+    # over a limit is no verdict: unusable (status 2), never "invalid"
+    assert report.status == 2 and report.error == f"file larger than {size - 1} bytes (the limit); not checked: the checker's ceiling, no option raises it"
     assert verify.verify_bytes(K46.read_bytes()).error == report.error
     monkeypatch.setattr(verify, "MAX_BYTES", size)
     assert verify.verify_file(str(K46)).valid
@@ -40,7 +41,7 @@ def test_byte_limit_on_a_plain_file(monkeypatch):
 def test_byte_limit_on_a_stream_that_is_not_a_regular_file(monkeypatch):
     monkeypatch.setattr(verify, "MAX_BYTES", 1 << 20)
     report = verify.verify_file("/dev/zero")  # endless: only MAX_BYTES + 1 bytes are read
-    assert report.status == 1 and "file larger than 1048576 bytes" in report.error
+    assert report.status == 2 and "file larger than 1048576 bytes" in report.error
 
 
 def test_gzip_bomb_is_cut_off_while_decompressing(monkeypatch):
@@ -53,7 +54,7 @@ def test_gzip_bomb_is_cut_off_while_decompressing(monkeypatch):
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert report.status == 1 and "decompresses to more than 1048576 bytes" in report.error
+    assert report.status == 2 and "decompresses to more than 1048576 bytes" in report.error
     assert peak < 8 << 20  # never held the 64 MiB
 
 
