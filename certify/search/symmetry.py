@@ -7,8 +7,8 @@ lowest code), which the checker verifies. Only *generators* of (part of) the sta
 found, from S alone (so a node is treated the same however it is reached):
 
 - colour transpositions (a b) that fix S (free colours, colours absent from S, ...);
-- for each permutation of the pegs, one colour permutation that goes with it, if any is
-  found: colours are matched by how often they sit on each peg of S, then the whole map is
+- for each permutation of the pegs (up to 7 pegs; beyond, each transposition of two pegs),
+  one colour permutation that goes with it, if any is found: colours are matched by how often they sit on each peg of S, then the whole map is
   checked on S (a bounded back-tracking).
 
 Missing part of the stabilizer costs speed only, never soundness: every permutation used is
@@ -28,6 +28,10 @@ from .space import Space, compose, inverse
 MAX_TRIES = 24
 
 
+#: Up to this many pegs every peg permutation is tried for the stabilizer of a set (7! = 5,040).
+MAX_ALL_PEG_PERMS = 7
+
+
 class Alike:
     """Stabilizer generators and orbits of guesses for candidate sets of one game."""
 
@@ -41,7 +45,16 @@ class Alike:
             tau[a], tau[b] = b, a
             perm = (ident, tuple(tau))
             self.swaps.append((a, b, perm, space.image(*perm)))
-        self.peg_perms = [tuple(s) for s in itertools.permutations(range(p))][1:]
+        if p <= MAX_ALL_PEG_PERMS:
+            self.peg_perms = [tuple(s) for s in itertools.permutations(range(p))][1:]
+        else:  # p! is too many to try at every set (8! = 40,320): the transpositions of two pegs, which
+            # generate a part of the stabilizer only (its orbits are finer: still one guess of each
+            # kept, a few alike guesses searched twice)
+            self.peg_perms = []
+            for i, j in itertools.combinations(range(p), 2):
+                sigma = list(range(p))
+                sigma[i], sigma[j] = j, i
+                self.peg_perms.append(tuple(sigma))
         self._every = np.arange(space.n)
 
     def representatives(self, cands):
