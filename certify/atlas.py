@@ -547,8 +547,7 @@ def _rows(files: dict) -> list:
     facts = [_fact_back(f) for name in sorted(files) for f in files[name]["facts"]]
     found = cells(facts)
     games = [f"{p}x{c}" + ("" if r else "-norep") for p, c, r in GRID]
-    games += sorted(set(found) - set(games), key=lambda g: (  # by rule, repetition, pegs, colours
-        parse_slug(g).get("feedback", ""), not parse_slug(g)["repetition"], parse_slug(g)["pegs"], parse_slug(g)["colors"]))
+    games += sorted(set(found) - set(games), key=_row_order)
     rows = []
     for g in games:
         game = parse_slug(g)
@@ -641,6 +640,12 @@ def load_table(path: Path = TABLE, root: Path = ROOT, store: Path | None = None)
     return got
 
 
+def _row_order(slug: str) -> tuple:
+    """A game's place among the rows past the grid: by rule, repetition, pegs, colours."""
+    g = parse_slug(slug)
+    return g.get("feedback", ""), not g["repetition"], g["pegs"], g["colors"]
+
+
 def _changed_parts(job, mine: dict) -> str | None:
     """Why a split proof's part files are not those its record was checked with (each read, its
     sha256 compared with the manifest's and the table's), else None; None too for a whole file
@@ -655,7 +660,7 @@ def _changed_parts(job, mine: dict) -> str | None:
             raw = read_file(path, job[2])
         except Unread as e:
             return f"part {part}: {e}"
-        if hashlib.sha256(raw).hexdigest() not in (want,) or recorded[part] != want:
+        if hashlib.sha256(raw).hexdigest() != want or recorded[part] != want:
             return f"part {part}: not the bytes that were checked (make atlas, or certify atlas --check)"
     return None
 
