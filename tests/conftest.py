@@ -16,6 +16,14 @@ def run_cli(*args, input=None, cwd=None):
                           capture_output=True, text=True, cwd=cwd or ROOT, timeout=600)
 
 
+@functools.lru_cache(maxsize=None)
+def run_cli_once(*args):
+    """run_cli for a command that only reads the committed files (`certify atlas`, `certify atlas
+    --json`: ~5 s of CPU each, reading every file the atlas names), run once per test process and
+    its CompletedProcess shared by the tests that read its output (they do not change it)."""
+    return run_cli(*args)
+
+
 @pytest.fixture
 def cli():
     return run_cli

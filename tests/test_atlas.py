@@ -16,7 +16,7 @@ from certify import atlas
 from certify.optimality import check_bytes
 from certify.search import atlas as builder
 
-from conftest import CERTS, run_cli
+from conftest import CERTS, run_cli, run_cli_once
 
 TABLE = orjson.loads(atlas.TABLE.read_bytes())
 ROWS = {atlas.slug(row["game"]): row for row in TABLE["games"]}
@@ -193,11 +193,11 @@ def test_the_committed_table_is_complete_and_consistent():
 
 
 def test_certify_atlas_prints_the_table_and_json(tmp_path):
-    done = run_cli("atlas")
+    done = run_cli_once("atlas")
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("4x6 "))
     assert line.split()[:6] == ["4x6", "1,296", "5", "[pub]", "5625", "[pub]"]
-    done = run_cli("atlas", "--json")
+    done = run_cli_once("atlas", "--json")
     assert done.returncode == 0
     doc = orjson.loads(done.stdout)
     assert list(doc)[:2] == ["atlas_version", "format"] and doc["games"] == TABLE["games"]

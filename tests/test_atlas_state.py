@@ -17,7 +17,7 @@ import pytest
 from certify import atlas
 from certify.why import committed_worst_case
 
-from conftest import CERTS, run_cli
+from conftest import CERTS, run_cli, run_cli_once
 
 
 def _root(tmp_path: Path, strategies=(), proofs=(), values=()) -> Path:
@@ -101,7 +101,7 @@ def test_a_forged_record_of_a_file_is_a_problem(tmp_path):
 
 
 def test_the_committed_table_matches_its_files_through_the_cli():
-    done = run_cli("atlas")
+    done = run_cli_once("atlas")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     assert "problem:" not in done.stdout
 
@@ -255,11 +255,11 @@ def test_certify_atlas_game_names_files_commands_and_the_published_figure():
 
 
 def test_every_output_marks_cells():
-    doc = orjson.loads(run_cli("atlas", "--json").stdout)
+    doc = orjson.loads(run_cli_once("atlas", "--json").stdout)
     row = next(r for r in doc["games"] if atlas.slug(r["game"]) == "4x6")
     assert row["worst"]["mark"]["published"]["source"] == "Knuth 1977"
     assert "*published 5: Knuth 1977*" in run_cli("atlas", "--markdown").stdout
-    assert "[new]" in run_cli("atlas").stdout
+    assert "[new]" in run_cli_once("atlas").stdout
 
 
 def test_adding_a_cell_from_a_checked_file(tmp_path):
