@@ -16,6 +16,36 @@ def run_cli(*args, input=None, cwd=None):
                           capture_output=True, text=True, cwd=cwd or ROOT, timeout=600)
 
 
+def run_here(*args, cwd=None) -> subprocess.CompletedProcess:
+    """run_cli's twin in this process: certify.__main__.main(ARGS) with stdout and stderr captured
+    (text streams over bytes, as a pipe: not a terminal, a .buffer for the commands that write
+    bytes) and the working directory ROOT (or cwd) for the call; the same CompletedProcess back.
+    No interpreter start (~0.3 s of CPU each): for tests of what a command does, prints and exits
+    with; run_cli for those of the process itself (signals, standard input, a fresh interpreter)."""
+    import contextlib
+    import io
+
+    from certify.__main__ import main
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in range(2))
+    here = os.getcwd()
+    os.chdir(cwd or ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:  # (argparse's usage errors; a message exits 1, as Python's exit does)
+                code = e.code if isinstance(e.code, int) or e.code is None else 1
+                if not isinstance(e.code, int) and e.code is not None:
+                    print(e.code, file=err)
+    finally:
+        os.chdir(here)
+
+    def text(stream) -> str:  # decoded as run_cli's text=True does (universal newlines)
+        return stream.buffer.getvalue().decode().replace("\r\n", "\n").replace("\r", "\n")
+    return subprocess.CompletedProcess(args, code or 0, text(out), text(err))
+
+
 @functools.lru_cache(maxsize=None)
 def run_cli_once(*args):
     """run_cli for a command that only reads the committed files (`certify atlas`, `certify atlas
