@@ -4,19 +4,19 @@ one-line errors with exit status 2."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDS = ROOT / "certificates" / "bounds"
 
 
 def certify(*args):
-    return subprocess.run([sys.executable, "-m", "certify", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args)
 
 
 def test_worst_case_proof_is_the_committed_one(tmp_path):
