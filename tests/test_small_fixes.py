@@ -8,11 +8,11 @@ import functools
 import io
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTS = ROOT / "certificates"
@@ -20,8 +20,8 @@ LANGER = "Bernard Langer, Mastermind : des preuves par ordinateur, Bulletin de l
 
 
 def certify(*args):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args)
 
 
 def test_build_summary_pairs_line_up_with_the_claims(tmp_path):
