@@ -28,7 +28,7 @@ from certify import verify, verify_bound, verify_mixed
 from certify.commands.value import compare_value
 from certify.search.weighted import Solver, Space
 from certify.value import exact_game, game_value, mixed_document
-from conftest import checked_bound
+from conftest import checked_bound, run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 VALUES = ROOT / "certificates" / "value"
@@ -411,8 +411,8 @@ def test_4x6_the_claimed_value_5600_over_1290_is_proven_from_both_sides():
 # -- the command line --------------------------------------------------------------------------------------
 
 def certify(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=300)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args, cwd=cwd)
 
 
 def test_cli_value_and_verify(tmp_path):
