@@ -54,6 +54,34 @@ def run_cli_once(*args):
     return run_cli(*args)
 
 
+@functools.lru_cache(maxsize=None)
+def _atlas_table() -> dict:
+    from certify import atlas
+
+    return atlas.load_table()
+
+
+def atlas_table() -> dict:
+    """A copy of atlas.load_table() on the committed table, loaded once per test process (~5 s of CPU:
+    every file the manifests list read, its sha256 and its header compared with the table's record)."""
+    import copy
+
+    return copy.deepcopy(_atlas_table())
+
+
+@pytest.fixture
+def atlas_here(monkeypatch):
+    """`certify atlas ARGS` run in this process (run_here) on a copy of the committed table loaded once
+    per test process (atlas_table), put in atlas.load_table's place: what the command prints (a game,
+    --json, --markdown) without loading the table again. The loading itself is tested by `certify
+    atlas` run as a process (run_cli_once("atlas"))."""
+    from certify import atlas
+
+    _atlas_table()  # (loaded before the function is replaced)
+    monkeypatch.setattr(atlas, "load_table", lambda *args, **kwargs: atlas_table())
+    return lambda *args: run_here("atlas", *args)
+
+
 @pytest.fixture
 def cli():
     return run_cli

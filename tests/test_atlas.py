@@ -215,12 +215,12 @@ def test_the_committed_table_is_complete_and_consistent():
         assert cell["settled"] and cell["upper"]["figure"] == (k - 1) // 3 + 4, k
 
 
-def test_certify_atlas_prints_the_table_and_json(tmp_path):
+def test_certify_atlas_prints_the_table_and_json(atlas_here):
     done = run_cli_once("atlas")
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("4x6 "))
     assert line.split()[:6] == ["4x6", "1,296", "5", "[pub]", "5625", "[pub]"]
-    done = run_cli_once("atlas", "--json")
+    done = atlas_here("--json")  # (in this process, the table loaded once: conftest.atlas_here)
     assert done.returncode == 0
     doc = orjson.loads(done.stdout)
     assert list(doc)[:2] == ["atlas_version", "format"] and doc["games"] == TABLE["games"]
