@@ -16,6 +16,72 @@ def run_cli(*args, input=None, cwd=None):
                           capture_output=True, text=True, cwd=cwd or ROOT, timeout=600)
 
 
+def run_here(*args, cwd=None) -> subprocess.CompletedProcess:
+    """run_cli's twin in this process: certify.__main__.main(ARGS) with stdout and stderr captured
+    (text streams over bytes, as a pipe: not a terminal, a .buffer for the commands that write
+    bytes) and the working directory ROOT (or cwd) for the call; the same CompletedProcess back.
+    No interpreter start (~0.3 s of CPU each): for tests of what a command does, prints and exits
+    with; run_cli for those of the process itself (signals, standard input, a fresh interpreter)."""
+    import contextlib
+    import io
+
+    from certify.__main__ import main
+
+    out, err = (io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True) for _ in range(2))
+    here = os.getcwd()
+    os.chdir(cwd or ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main([str(a) for a in args])
+            except SystemExit as e:  # (argparse's usage errors; a message exits 1, as Python's exit does)
+                code = e.code if isinstance(e.code, int) or e.code is None else 1
+                if not isinstance(e.code, int) and e.code is not None:
+                    print(e.code, file=err)
+    finally:
+        os.chdir(here)
+
+    def text(stream) -> str:  # decoded as run_cli's text=True does (universal newlines)
+        return stream.buffer.getvalue().decode().replace("\r\n", "\n").replace("\r", "\n")
+    return subprocess.CompletedProcess(args, code or 0, text(out), text(err))
+
+
+@functools.lru_cache(maxsize=None)
+def run_cli_once(*args):
+    """run_cli for a command that only reads the committed files (`certify atlas`, `certify atlas
+    --json`: ~5 s of CPU each, reading every file the atlas names), run once per test process and
+    its CompletedProcess shared by the tests that read its output (they do not change it)."""
+    return run_cli(*args)
+
+
+@functools.lru_cache(maxsize=None)
+def _atlas_table() -> dict:
+    from certify import atlas
+
+    return atlas.load_table()
+
+
+def atlas_table() -> dict:
+    """A copy of atlas.load_table() on the committed table, loaded once per test process (~5 s of CPU:
+    every file the manifests list read, its sha256 and its header compared with the table's record)."""
+    import copy
+
+    return copy.deepcopy(_atlas_table())
+
+
+@pytest.fixture
+def atlas_here(monkeypatch):
+    """`certify atlas ARGS` run in this process (run_here) on a copy of the committed table loaded once
+    per test process (atlas_table), put in atlas.load_table's place: what the command prints (a game,
+    --json, --markdown) without loading the table again. The loading itself is tested by `certify
+    atlas` run as a process (run_cli_once("atlas"))."""
+    from certify import atlas
+
+    _atlas_table()  # (loaded before the function is replaced)
+    monkeypatch.setattr(atlas, "load_table", lambda *args, **kwargs: atlas_table())
+    return lambda *args: run_here("atlas", *args)
+
+
 @pytest.fixture
 def cli():
     return run_cli

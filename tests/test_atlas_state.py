@@ -17,7 +17,7 @@ import pytest
 from certify import atlas
 from certify.why import committed_worst_case
 
-from conftest import CERTS, run_cli
+from conftest import CERTS, atlas_table, run_cli, run_cli_once
 
 
 def _root(tmp_path: Path, strategies=(), proofs=(), values=()) -> Path:
@@ -101,7 +101,7 @@ def test_a_forged_record_of_a_file_is_a_problem(tmp_path):
 
 
 def test_the_committed_table_matches_its_files_through_the_cli():
-    done = run_cli("atlas")
+    done = run_cli_once("atlas")
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     assert "problem:" not in done.stdout
 
@@ -242,24 +242,24 @@ def test_stats_finds_the_atlas_proofs_and_counts_under_the_files_rule():
     assert "(Viaud 1987, VI: q0 = 3): >= 4" in done.stdout
 
 
-def test_certify_atlas_game_names_files_commands_and_the_published_figure():
-    done = run_cli("atlas", "4x6")
+def test_certify_atlas_game_names_files_commands_and_the_published_figure(atlas_here):
+    done = atlas_here("4x6")
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert out.startswith("4x6: 1,296 codes")
     assert "worst case: 5 [pub]" in out and "published: 5 (Knuth 1977; agrees)" in out
     assert "sha256 " in out and "rebuild: (in certificates" in out and "check:   (in certificates" in out
-    done = run_cli("atlas", "5x7")
+    done = atlas_here("5x7")
     assert "worst case: 6 [new]" in done.stdout and "--max-codes 16807" in done.stdout
     assert run_cli("atlas", "5y7").returncode == 2
 
 
-def test_every_output_marks_cells():
-    doc = orjson.loads(run_cli("atlas", "--json").stdout)
+def test_every_output_marks_cells(atlas_here):
+    doc = orjson.loads(atlas_here("--json").stdout)
     row = next(r for r in doc["games"] if atlas.slug(r["game"]) == "4x6")
     assert row["worst"]["mark"]["published"]["source"] == "Knuth 1977"
-    assert "*published 5: Knuth 1977*" in run_cli("atlas", "--markdown").stdout
-    assert "[new]" in run_cli("atlas").stdout
+    assert "*published 5: Knuth 1977*" in atlas_here("--markdown").stdout
+    assert "[new]" in run_cli_once("atlas").stdout
 
 
 def test_adding_a_cell_from_a_checked_file(tmp_path):
@@ -292,7 +292,7 @@ def test_adding_a_cell_from_a_checked_file(tmp_path):
 def test_the_docs_table_and_glance_are_the_tables():
     """docs/atlas.md's table and its "At a glance" rows are written from the table (make atlas):
     they must be what the table gives now."""
-    table = atlas.load_table()
+    table = atlas_table()
     page = atlas.DOC.read_text(encoding="utf-8")
     assert atlas.markdown(table) in page
     assert atlas.glance(table) in page

@@ -13,7 +13,7 @@ import pytest
 
 from certify import api, verify
 
-from conftest import CERTS, run_cli
+from conftest import CERTS, run_cli, run_here  # run_here: certify in this process
 
 BLACK_3X4 = CERTS / "black-peg" / "optimal-total-3x4-black.json"
 
@@ -27,32 +27,32 @@ def _blacks(guess: str, secret: str) -> int:
 
 
 def test_consistent_counts_black_pegs_only():
-    done = run_cli("consistent", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1", "000=1", "--json")
+    done = run_here("consistent", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1", "000=1", "--json")
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     want = [s for s in _codes(3, 3) if _blacks("012", s) == 1 and _blacks("000", s) == 1]
     assert doc["secrets"] == want and doc["consistent"] == len(want) == 5
     assert doc["game"]["feedback"] == "black-only"
     assert doc["answers"][0] == {"guess": "012", "black": 1}  # no white pegs in this game
-    text = run_cli("consistent", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1", "000=1").stdout
+    text = run_here("consistent", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1", "000=1").stdout
     assert text.startswith("5 secrets of 3x3 black-only are consistent")
     # an answer with white pegs is not one of this game's
-    done = run_cli("consistent", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1,1")
+    done = run_here("consistent", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1,1")
     assert done.returncode == 2 and "not an answer of black-peg Mastermind" in done.stderr
     # the same rows under the black-and-white rule give another set
-    classic = json.loads(run_cli("consistent", "--pegs", 3, "--colors", 3, "012=1,0", "000=1,0", "--json").stdout)
+    classic = json.loads(run_here("consistent", "--pegs", 3, "--colors", 3, "012=1,0", "000=1,0", "--json").stdout)
     assert classic["secrets"] != want
 
 
 def test_hint_partitions_by_black_pegs():
-    done = run_cli("hint", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1", "--json")
+    done = run_here("hint", "--pegs", 3, "--colors", 3, "--feedback", "black-only", "012=1", "--json")
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     left = [s for s in _codes(3, 3) if _blacks("012", s) == 1]
     assert doc["candidates"] == len(left)
     want = Counter(str(_blacks(doc["guess"], s)) for s in left)
     assert doc["partition"] == dict(sorted(want.items(), key=lambda kv: int(kv[0])))
-    table = json.loads(run_cli("hint", "--pegs", 2, "--colors", 3, "--feedback", "black-only", "--table",
+    table = json.loads(run_here("hint", "--pegs", 2, "--colors", 3, "--feedback", "black-only", "--table",
                                "--json").stdout)
     assert table["feedbacks"] == ["0", "1", "2"]
     assert table["rows"][0]["classes"] == {"0": 4, "1": 4, "2": 1}
@@ -60,15 +60,15 @@ def test_hint_partitions_by_black_pegs():
 
 def test_hint_follows_a_black_peg_certificate_under_its_rule():
     tree = json.loads(BLACK_3X4.read_text())["tree"]
-    doc = json.loads(run_cli("hint", "--certificate", BLACK_3X4, "--json").stdout)
+    doc = json.loads(run_here("hint", "--certificate", BLACK_3X4, "--json").stdout)
     assert doc["source"] == "certificate" and doc["guess"] == tree["guess"]
     first = tree["guess"]
     key = next(k for k in tree["next"] if k != "3")
-    doc = json.loads(run_cli("hint", "--certificate", BLACK_3X4, f"{first}={key}", "--json").stdout)
+    doc = json.loads(run_here("hint", "--certificate", BLACK_3X4, f"{first}={key}", "--json").stdout)
     assert doc["source"] == "certificate" and doc["guess"] == tree["next"][key]["guess"]
     left = [s for s in _codes(3, 4) if _blacks(first, s) == int(key)]
     assert doc["candidates"] == len(left)
-    done = run_cli("hint", "--certificate", BLACK_3X4, "--feedback", "black-white")
+    done = run_here("hint", "--certificate", BLACK_3X4, "--feedback", "black-white")
     assert done.returncode == 2 and "3x4 black-only" in done.stderr
 
 
@@ -80,18 +80,18 @@ def test_play_codemaker_scores_black_pegs():
     secret = done.stdout.split("the secret was ")[1].split()[0]
     for n, guess in enumerate(guesses, 1):
         assert f"{n:>2}. {guess}  {_blacks(guess, secret)}\n" in done.stdout
-    done = run_cli("play", BLACK_3X4, "--feedback", "black-only")
+    done = run_here("play", BLACK_3X4, "--feedback", "black-only")
     assert done.returncode == 2 and "--feedback go with --codemaker" in done.stderr
 
 
 def test_compare_names_the_rule():
-    text = run_cli("compare", BLACK_3X4, CERTS / "black-peg" / "optimal-total-3x4-norep-black.json",
+    text = run_here("compare", BLACK_3X4, CERTS / "black-peg" / "optimal-total-3x4-norep-black.json",
                    CERTS / "knuth-4x6.json").stdout
     rows = text.splitlines()[2:]
     assert rows[0].split()[1:3] == ["3x4", "black-only"]  # the game as the other commands write it
     assert rows[1].split()[1:5] == ["3x4", "without", "repetition", "black-only"]
     assert rows[2].split()[1] == "4x6" and rows[2].split()[2] == "5"  # classic: no rule named
-    assert json.loads(run_cli("compare", BLACK_3X4, "--json").stdout)["rows"][0]["game"]["feedback"] == "black-only"
+    assert json.loads(run_here("compare", BLACK_3X4, "--json").stdout)["rows"][0]["game"]["feedback"] == "black-only"
 
 
 def test_the_api_hint_uses_the_certificates_rule():

@@ -1,14 +1,16 @@
-"""The command line around lower bounds, driven in subprocesses: `certify verify` on either kind,
-`certify verify S --optimal B`, `certify stats S --bound B`."""
+"""The command line around lower bounds: `certify verify` on either kind, `certify verify S --optimal
+B`, `certify stats S --bound B`. The command lines run in this process (conftest.run_here: the same
+main, arguments, output and exit code, without an interpreter's start each); the process itself
+is tested by test_cli_errors and test_foundation."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from conftest import run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTS = ROOT / "certificates"
@@ -17,8 +19,7 @@ WORST_4X6 = CERTS / "bounds" / "worst-case-4x6.json"
 
 
 def certify(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True,
-                          text=True, timeout=300, cwd=cwd or ROOT)
+    return run_here(*args, cwd=cwd)
 
 
 def test_verify_says_what_a_lower_bound_proves():

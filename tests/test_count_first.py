@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import bound_reference
-from conftest import CERTS, run_cli
+from conftest import CERTS, run_here  # certify in this process
 from certify import reader, verify_bound
 from certify.game import Game
 from certify.search import catalog
@@ -121,7 +121,7 @@ def test_4x6_within_5_the_published_539_is_the_count_first_optimum():
     for total, count in ((5627, 540), (5628, 539)):  # one unit more, either key: refused
         report = verify_bound.check_bytes(_with(doc, total, count))
         assert not report.valid and "is not refuted" in report.error
-    r = run_cli("verify", CERTS / "optimal-total-4x6-max5-count-first.json", "--optimal", BOUNDS / name)
+    r = run_here("verify", CERTS / "optimal-total-4x6-max5-count-first.json", "--optimal", BOUNDS / name)
     assert r.returncode == 0, r.stderr
     assert ("optimal: 539 secrets needing 5, then total 5627 guesses (within 5) = proven minimum 539, "
             "then 5627") in r.stdout
@@ -150,7 +150,7 @@ def test_misplaced_first_claims_are_refused(claims, message):
 
 def test_build_optimal_max_count_then_total(tmp_path):
     out, proof = tmp_path / "s.json", tmp_path / "p.json"
-    r = run_cli("build", "optimal", "--pegs", 2, "--colors", 6, "--objective", "max-count,total",
+    r = run_here("build", "optimal", "--pegs", 2, "--colors", 6, "--objective", "max-count,total",
                 "--max-guesses", 5, "-q", "--proof", proof, "-o", out)
     assert r.returncode == 0, r.stderr
     codes = frozenset(bound_reference.codes_of(2, 6, True))
@@ -159,8 +159,8 @@ def test_build_optimal_max_count_then_total(tmp_path):
     assert json.loads(proof.read_bytes())["claims"] == {"total": t, "max_guesses": 5, "at_max": k,
                                                       "first": "at_max"}
     assert json.loads(out.read_bytes())["strategy"]["params"]["objective"] == "max-count,total"
-    r = run_cli("verify", out, "--optimal", proof)
+    r = run_here("verify", out, "--optimal", proof)
     assert r.returncode == 0 and f"= proven minimum {k}, then {t}" in r.stdout, r.stdout + r.stderr
-    r = run_cli("build", "optimal", "--pegs", 2, "--colors", 6, "--objective", "max-count,total", "-q",
+    r = run_here("build", "optimal", "--pegs", 2, "--colors", 6, "--objective", "max-count,total", "-q",
                 "-o", tmp_path / "x.json")
     assert r.returncode == 2 and "give --max-guesses D" in r.stderr

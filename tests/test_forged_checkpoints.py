@@ -20,7 +20,7 @@ from certify.search.checkpoint import Checkpoint, describe
 from certify.search.memofile import MemoFileError
 from certify.search.worst import WorstSearch
 
-from conftest import run_cli
+from conftest import run_cli, run_here  # run_here: certify in this process
 
 TRACEBACKS = ("Traceback", "struct.error", "IndexError", "TypeError", "KeyError", "AssertionError")
 
@@ -63,7 +63,7 @@ def _no_false_line(text: str, figure: str) -> None:
 def test_a_forged_2x3_checkpoint_saying_4_is_refused_and_left_as_it_was(tmp_path):
     memo = _memo(tmp_path / "f.memo", Game(2, 3), _entry(4, range(9)))  # "every code: needs 4"
     given = memo.read_bytes()
-    done = run_cli("bound", "--pegs", "2", "--colors", "3", "--worst", "--checkpoint", memo, "-o", tmp_path / "w.json")
+    done = run_here("bound", "--pegs", "2", "--colors", "3", "--worst", "--checkpoint", memo, "-o", tmp_path / "w.json")
     _refused_in_one_line(done, "the checkpoint", "inconsistent", "rerun without it")
     _no_false_line(done.stdout + done.stderr, "needs >= 4")
     assert not (tmp_path / "w.json").exists() and memo.read_bytes() == given  # not saved over
@@ -71,7 +71,7 @@ def test_a_forged_2x3_checkpoint_saying_4_is_refused_and_left_as_it_was(tmp_path
         exact.worst_case(Game(2, 3), checkpoint=str(memo))
     with pytest.raises(Inconsistent):
         exact.at_least(Game(2, 3), 4, checkpoint=str(memo))
-    done = run_cli("bound", "--pegs", "2", "--colors", "3", "--worst", "--at-least", "4", "--checkpoint", memo,
+    done = run_here("bound", "--pegs", "2", "--colors", "3", "--worst", "--at-least", "4", "--checkpoint", memo,
                    "-o", tmp_path / "w.json")
     _refused_in_one_line(done, "the checkpoint", "inconsistent")
     _no_false_line(done.stdout + done.stderr, "needs >= 4")
@@ -82,7 +82,7 @@ def test_a_forged_2x3_checkpoint_saying_4_is_refused_and_left_as_it_was(tmp_path
 def test_sets_marked_refuted_in_a_3x3_checkpoint_never_give_worst_case_3(tmp_path, strategy):
     memo = _memo(tmp_path / "r.memo", Game(3, 3), _entry(4, range(27), 0))  # true: 3x3 needs 4
     out = ["--strategy-out", tmp_path / "s.json"] if strategy else []
-    done = run_cli("bound", "--pegs", "3", "--colors", "3", "--worst", "--checkpoint", memo, "-o",
+    done = run_here("bound", "--pegs", "3", "--colors", "3", "--worst", "--checkpoint", memo, "-o",
                    tmp_path / "w.json", *out)
     _refused_in_one_line(done, "inconsistent", "settled within 3 guesses")
     assert not (tmp_path / "w.json").exists() and not (tmp_path / "s.json").exists()
@@ -99,7 +99,7 @@ def test_a_true_checkpoint_still_resumes_to_the_same_checked_bytes(tmp_path):
     whole = exact.worst_case(game, strategy=True)
     resumed = exact.worst_case(game, strategy=True, checkpoint=str(memo))
     assert resumed.data == whole.data and resumed.checked.valid and resumed.strategy == whole.strategy
-    done = run_cli("bound", "--pegs", "3", "--colors", "4", "--worst", "--checkpoint", memo, "-o", tmp_path / "w.json")
+    done = run_here("bound", "--pegs", "3", "--colors", "4", "--worst", "--checkpoint", memo, "-o", tmp_path / "w.json")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "w.json").read_bytes() == whole.data
     assert "checked: the least worst case of 3x4 is 4" in done.stderr  # from a checkpoint: both sides
@@ -142,7 +142,7 @@ def test_every_byte_of_a_real_2x5_checkpoint_flipped_is_refused_or_costs_time(tm
     forged = bytearray(body)
     forged[-1] ^= 0x02
     path = _memo(tmp_path / "flip.memo", game, bytes(forged))
-    done = run_cli("bound", "--pegs", "2", "--colors", "5", "--worst", "--checkpoint", path, "-o", tmp_path / "w.json")
+    done = run_here("bound", "--pegs", "2", "--colors", "5", "--worst", "--checkpoint", path, "-o", tmp_path / "w.json")
     assert not any(word in done.stderr for word in TRACEBACKS), done.stderr
     if done.returncode:
         _refused_in_one_line(done, "inconsistent")
@@ -168,7 +168,7 @@ def test_a_damaged_checkpoint_is_refused_in_one_line(tmp_path, name):
     memo = _memo(tmp_path / "d.memo", Game(2, 3), DAMAGED[name])
     with pytest.raises(MemoFileError, match="damaged checkpoint"):
         exact.worst_case(Game(2, 3), checkpoint=str(memo))
-    done = run_cli("bound", "--pegs", "2", "--colors", "3", "--worst", "--checkpoint", memo, "-o", tmp_path / "w.json")
+    done = run_here("bound", "--pegs", "2", "--colors", "3", "--worst", "--checkpoint", memo, "-o", tmp_path / "w.json")
     _refused_in_one_line(done, "damaged checkpoint")
 
 
@@ -202,7 +202,7 @@ BUILD = ["build", "optimal", "--pegs", "2", "--colors", "4", "-q"]
 def folder(tmp_path_factory):
     """A true checkpoint folder of build optimal 2x4 (least total 45), and one task file's result."""
     where = tmp_path_factory.mktemp("c") / "c24"
-    done = run_cli(*BUILD, "--checkpoint", where, "-o", where.parent / "s.json")
+    done = run_here(*BUILD, "--checkpoint", where, "-o", where.parent / "s.json")
     assert done.returncode == 0, done.stderr
     return where
 
@@ -235,7 +235,7 @@ def test_a_task_value_raised_or_lowered_by_one_is_refused(folder, tmp_path, chan
         doc["t"][0] += change
 
     copy = _edited(folder, tmp_path, edit)
-    done = run_cli(*BUILD, "--checkpoint", copy, "--proof", tmp_path / "p.json", "-o", tmp_path / "s.json")
+    done = run_here(*BUILD, "--checkpoint", copy, "--proof", tmp_path / "p.json", "-o", tmp_path / "s.json")
     _refused_in_one_line(done, f"the checkpoint {copy} is inconsistent", "rerun without it")
     _no_false_line(done.stdout + done.stderr, f"is {45 + change}")
     assert not (tmp_path / "p.json").exists() and not (tmp_path / "s.json").exists()
@@ -273,7 +273,7 @@ SEVEN = {  # one file of the folder changed; "refused" or "again": computed agai
 def test_one_file_changed_in_a_build_optimal_folder(folder, tmp_path, name):
     edit, outcome = SEVEN[name]
     copy = _edited(folder, tmp_path, edit)
-    done = run_cli(*BUILD, "--checkpoint", copy, "--proof", tmp_path / "p.json", "-o", tmp_path / "s.json")
+    done = run_here(*BUILD, "--checkpoint", copy, "--proof", tmp_path / "p.json", "-o", tmp_path / "s.json")
     assert not any(word in done.stderr for word in TRACEBACKS), done.stderr
     if outcome == "refused":
         _refused_in_one_line(done, "inconsistent", "rerun without it")
@@ -283,7 +283,7 @@ def test_one_file_changed_in_a_build_optimal_folder(folder, tmp_path, name):
     assert done.returncode == 0, done.stderr
     whole = tmp_path / "whole"
     whole.mkdir()
-    assert run_cli(*BUILD, "--proof", whole / "p.json", "-o", whole / "s.json",
+    assert run_here(*BUILD, "--proof", whole / "p.json", "-o", whole / "s.json",
                    "--checkpoint", whole / "c").returncode == 0
     for out in ("p.json", "s.json"):
         assert (tmp_path / out).read_bytes() == (whole / out).read_bytes()
@@ -295,7 +295,7 @@ def test_a_changed_checkpoint_json_is_refused_in_one_line(folder, tmp_path, meta
     copy = tmp_path / "c"
     shutil.copytree(folder, copy)
     (copy / "checkpoint.json").write_bytes(meta)
-    done = run_cli(*BUILD, "--checkpoint", copy, "-o", tmp_path / "s.json")
+    done = run_here(*BUILD, "--checkpoint", copy, "-o", tmp_path / "s.json")
     _refused_in_one_line(done, "holds the checkpoint of another search")
 
 
@@ -305,7 +305,7 @@ def test_a_task_file_that_is_a_link_is_computed_again(folder, tmp_path):
     task = _task(copy)
     task.unlink()
     task.symlink_to("/dev/zero")
-    done = run_cli(*BUILD, "--checkpoint", copy, "-o", tmp_path / "s.json")
+    done = run_here(*BUILD, "--checkpoint", copy, "-o", tmp_path / "s.json")
     assert done.returncode == 0 and not any(word in done.stderr for word in TRACEBACKS), done.stderr
 
 
@@ -314,12 +314,12 @@ def test_no_strategy_within_the_limit_from_a_checkpoint_alone_is_refused(tmp_pat
     (searched afresh, checked) shows a strategy within the limit exists."""
     args = ["build", "optimal", "--pegs", "2", "--colors", "4", "--max-guesses", "4", "-q"]
     copy = tmp_path / "c"
-    assert run_cli(*args, "--checkpoint", copy, "-o", tmp_path / "s.json").returncode == 0
+    assert run_here(*args, "--checkpoint", copy, "-o", tmp_path / "s.json").returncode == 0
     for task in copy.glob("task-*.json"):
         doc = orjson.loads(task.read_bytes())
         doc["t"][0] = 10**9
         task.write_bytes(orjson.dumps(doc))
-    done = run_cli(*args, "--checkpoint", copy, "-o", tmp_path / "t.json")
+    done = run_here(*args, "--checkpoint", copy, "-o", tmp_path / "t.json")
     assert "no strategy for 2x4 settles" not in done.stdout + done.stderr
     _refused_in_one_line(done, "inconsistent")
 
@@ -359,14 +359,14 @@ def test_a_proof_the_checker_refuses_is_never_shown(monkeypatch, tmp_path):
 
 
 def test_the_summaries_give_the_check_command(tmp_path):
-    done = run_cli("bound", "--pegs", "3", "--colors", "3", "--worst", "-q", "--json", "-o", tmp_path / "w.json")
+    done = run_here("bound", "--pegs", "3", "--colors", "3", "--worst", "-q", "--json", "-o", tmp_path / "w.json")
     summary = json.loads(done.stdout)
     assert summary["checked"] is True and summary["check_command"] == f"certify verify {tmp_path / 'w.json'}"
-    again = run_cli(*summary["check_command"].split()[1:])
+    again = run_here(*summary["check_command"].split()[1:])
     assert again.returncode == 0 and "valid lower bound" in again.stdout
-    done = run_cli("build", "optimal", "--pegs", "2", "--colors", "4", "-q", "--json", "--proof", tmp_path / "p.json",
+    done = run_here("build", "optimal", "--pegs", "2", "--colors", "4", "-q", "--json", "--proof", tmp_path / "p.json",
                    "-o", tmp_path / "s.json")
     summary = json.loads(done.stdout)
     assert summary["check_command"] == f"certify verify {tmp_path / 's.json'} --optimal {tmp_path / 'p.json'}"
-    again = run_cli(*summary["check_command"].split()[1:])
+    again = run_here(*summary["check_command"].split()[1:])
     assert again.returncode == 0 and "optimal: total 45 guesses = proven minimum 45" in again.stdout

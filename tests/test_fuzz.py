@@ -25,8 +25,8 @@ import pytest
 FUZZ = Path(__file__).resolve().parent / "fuzz"
 FINDINGS = FUZZ / "findings"
 REGRESSIONS = FUZZ / "regressions"
-#: Executions per target: about 10-20 s each here (one core; docs/fuzzing.md has the figures).
-RUNS = {"verify": 12_000, "verify_bound": 6_000, "verify_mixed": 3_500, "import": 2_000}
+#: Executions per target: about 5-10 s each here (one core; docs/fuzzing.md has the figures).
+RUNS = {"verify": 6_000, "verify_bound": 3_000, "verify_mixed": 1_750, "import": 1_000}
 LIMITS = ["-rss_limit_mb=1024", "-timeout=20"]
 #: The whole run's limit: a safety net far above the expected 10-20 s (a hang fails the test).
 WALL = 300

@@ -6,8 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -15,6 +13,7 @@ import pytest
 
 from certify import verify
 from certify.certificate import read
+from conftest import run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 CERTS = ROOT / "certificates"
@@ -22,8 +21,8 @@ KNUTH = CERTS / "knuth-4x6.json"
 
 
 def certify(*args):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args)
 
 
 def fitting(codes, rows):

@@ -11,11 +11,11 @@ import csv
 import io
 import itertools
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+
+from conftest import run_here
 
 from certify import verify
 from certify.__main__ import main
@@ -26,7 +26,8 @@ INDEX = {code: i for i, code in enumerate(CODES)}
 
 
 def certify(*args):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True, text=True)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args)
 
 
 def table(capsys, *args) -> dict:

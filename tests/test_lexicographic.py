@@ -14,7 +14,7 @@ import json
 import pytest
 
 import bound_reference
-from conftest import CERTS, run_cli
+from conftest import CERTS, run_here  # certify in this process
 from certify import reader, verify_bound
 from certify.game import Game
 from certify.search import catalog
@@ -111,7 +111,7 @@ def test_4x6_within_5_is_5626_then_540_not_the_published_539():
     raw = _with(doc, 5626, 541)  # one more: refused at the root
     report = verify_bound.check_bytes(raw)
     assert not report.valid and report.error.startswith("node 0 (bound 7297463) at root: guess")
-    r = run_cli("verify", CERTS / "optimal-total-4x6-max5-count.json", "--optimal", BOUNDS / name)
+    r = run_here("verify", CERTS / "optimal-total-4x6-max5-count.json", "--optimal", BOUNDS / name)
     assert r.returncode == 0, r.stderr
     assert "optimal: total 5626 guesses, then 540 secrets needing 5 (within 5) = proven minimum 5626, then 540" \
         in r.stdout
@@ -134,18 +134,18 @@ def test_misplaced_at_max_claims_are_refused(claims, message):
 
 def test_build_optimal_total_then_max_count(tmp_path):
     out, proof = tmp_path / "s.json", tmp_path / "p.json"
-    r = run_cli("build", "optimal", "--pegs", 2, "--colors", 5, "--objective", "total,max-count",
+    r = run_here("build", "optimal", "--pegs", 2, "--colors", 5, "--objective", "total,max-count",
                 "--max-guesses", 4, "-q", "--proof", proof, "-o", out)
     assert r.returncode == 0, r.stderr
     assert "least total 81 (mean 3.2400), then 11 secrets needing 4 (the fewest)" in r.stdout
     assert json.loads(proof.read_text())["claims"] == {"at_max": 11, "max_guesses": 4, "total": 81}
     assert out.read_bytes() == (CERTS / "optimal-total-2x5-max4-count.json").read_bytes()
-    v = run_cli("verify", out, "--optimal", proof)
+    v = run_here("verify", out, "--optimal", proof)
     assert v.returncode == 0
     assert v.stdout.splitlines()[-1] == \
         "optimal: total 81 guesses, then 11 secrets needing 4 (within 4) = proven minimum 81, then 11"
     # the least-total strategy within 4 has one secret more at 4: a gap in the second key
-    v = run_cli("verify", CERTS / "optimal-total-2x5-max4.json", "--optimal", proof, "--json")
+    v = run_here("verify", CERTS / "optimal-total-2x5-max4.json", "--optimal", proof, "--json")
     assert v.returncode == 1
     got = json.loads(v.stdout)["optimality"]
     assert not got["optimal"] and got["gap"] == 0 and got["at_max"] == \
@@ -155,7 +155,7 @@ def test_build_optimal_total_then_max_count(tmp_path):
 
 def test_build_optimal_worst_then_total(tmp_path):
     out, proof, worst = tmp_path / "s.json", tmp_path / "t.json", tmp_path / "w.json"
-    r = run_cli("build", "optimal", "--pegs", 3, "--colors", 3, "--objective", "worst,total", "-q",
+    r = run_here("build", "optimal", "--pegs", 3, "--colors", 3, "--objective", "worst,total", "-q",
                 "--proof", proof, "--worst-proof", worst, "-o", out, "--json")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
@@ -163,12 +163,12 @@ def test_build_optimal_worst_then_total(tmp_path):
     assert summary["objective"] == "worst,total" and summary["least_worst_case"] == 4
     assert json.loads(worst.read_text())["claims"] == {"worst_case": 4}
     assert json.loads(proof.read_text())["claims"] == {"max_guesses": 4, "total": 73}
-    v = run_cli("verify", out, "--optimal", worst, "--optimal", proof)
+    v = run_here("verify", out, "--optimal", worst, "--optimal", proof)
     assert v.returncode == 0, v.stderr
     assert v.stdout.splitlines()[-1] == \
         "optimal: max 4 guesses = proven minimum 4, then total 73 guesses (within 4) = proven minimum 73"
     # either order; a total bound over all strategies covers those within 4
-    v = run_cli("verify", CERTS / "optimal-total-3x3.json", "--optimal", BOUNDS / "total-3x3.json",
+    v = run_here("verify", CERTS / "optimal-total-3x3.json", "--optimal", BOUNDS / "total-3x3.json",
                 "--optimal", BOUNDS / "worst-case-3x3.json")
     assert v.returncode == 0 and v.stdout.splitlines()[-1].startswith("optimal: max 4 guesses")
 
@@ -176,7 +176,7 @@ def test_build_optimal_worst_then_total(tmp_path):
 def test_worst_then_total_gaps_and_mistakes(tmp_path):
     knuth = CERTS / "knuth-3x3.json"
     worst, total = BOUNDS / "worst-case-3x3.json", BOUNDS / "total-3x3.json"
-    v = run_cli("verify", knuth, "--optimal", worst, "--optimal", total)
+    v = run_here("verify", knuth, "--optimal", worst, "--optimal", total)
     have = json.loads((CERTS / "knuth-3x3.json").read_text())["claims"]
     assert have["max_guesses"] == 4 and have["total_guesses"] > 73
     assert v.returncode == 1
@@ -187,7 +187,7 @@ def test_worst_then_total_gaps_and_mistakes(tmp_path):
                             ([worst, total, worst], "one lower bound, or two"),
                             ([worst, BOUNDS / "total-2x5-max4.json"], "the strategy plays 3x3")):
         args = [a for b in bounds for a in ("--optimal", b)]
-        r = run_cli("verify", knuth, *args)
+        r = run_here("verify", knuth, *args)
         assert r.returncode == 2 and message in r.stderr and r.stderr.count("\n") == 1, r.stderr
 
 
@@ -199,8 +199,8 @@ def test_worst_then_total_gaps_and_mistakes(tmp_path):
     (["--objective", "least"], "invalid choice"),
 ])
 def test_objective_mistakes_are_one_line(tmp_path, extra, message):
-    r = run_cli("build", "optimal", "--pegs", 3, "--colors", 3, *extra, "-o", tmp_path / "s.json")
+    r = run_here("build", "optimal", "--pegs", 3, "--colors", 3, *extra, "-o", tmp_path / "s.json")
     assert r.returncode == 2 and message in r.stderr and r.stderr.count("\n") == 1, r.stderr
     assert not (tmp_path / "s.json").exists()
-    r = run_cli("build", "knuth", "--objective", "worst,total", "-o", tmp_path / "s.json")
+    r = run_here("build", "knuth", "--objective", "worst,total", "-o", tmp_path / "s.json")
     assert r.returncode == 2 and "goes with 'build optimal'" in r.stderr

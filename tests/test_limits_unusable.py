@@ -12,7 +12,7 @@ import pytest
 
 from certify import api, verify, verify_bound, verify_mixed
 
-from conftest import CERTS, run_cli
+from conftest import CERTS
 
 #: 3 pegs x 22 colours: 10,648 codes, just past the lower-bound checker's default (10,000);
 #: counting alone proves 4 guesses, so the check is instant once it is allowed.
@@ -86,56 +86,82 @@ def test_a_true_verdict_is_still_invalid():
 
 # -- the command line ------------------------------------------------------------------------------
 
-def test_verify_text_and_json(proof):
-    done = run_cli("verify", proof)
+class _Done:
+    """What the CLI run in this process gave: returncode, stdout, stderr (as run_cli's)."""
+
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+@pytest.fixture
+def here(capsys):
+    """`certify ARGS` run in this process (certify.__main__.main, as _json_run below): these tests
+    are about the options and what the commands print, not the interpreter's start (~0.3 s of CPU
+    each for 19 runs); the subprocess path of the CLI is tested by tests/test_cli_errors.py and
+    the others that use conftest.run_cli."""
+    from certify.__main__ import main
+
+    def run(*argv):
+        capsys.readouterr()
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as e:
+            code = e.code
+        out, err = capsys.readouterr()
+        return _Done(code, out, err)
+    return run
+
+
+def test_verify_text_and_json(here, proof):
+    done = here("verify", proof)
     assert done.returncode == 2
     assert done.stderr.strip() == (f"{proof}: unusable: game: 10648 codes is too many for the lower-bound "
                                    "checker (limit 10000); not checked: --max-codes 10648 raises it")
-    out = json.loads(run_cli("verify", proof, "--json").stdout)["results"][0]
+    out = json.loads(here("verify", proof, "--json").stdout)["results"][0]
     assert out["status"] == "unusable" and out["exit_code"] == 2 and out["valid"] is False
     assert out["limit"] == {"option": "--max-codes", "limit": 10000, "needed": 10648}
-    assert run_cli("verify", proof, "--max-codes", "10648").returncode == 0
-    done = run_cli("verify", TOTAL_2X6, "--max-work", "10")
+    assert here("verify", proof, "--max-codes", "10648").returncode == 0
+    done = here("verify", TOTAL_2X6, "--max-work", "10")
     assert done.returncode == 2 and "unusable" in done.stderr and "--max-work" in done.stderr
 
 
-def test_why_takes_the_limits(proof):
-    done = run_cli("why", proof)
+def test_why_takes_the_limits(here, proof):
+    done = here("why", proof)
     assert done.returncode == 2 and "unusable" in done.stderr and "--max-codes 10648 raises it" in done.stderr
-    out = json.loads(run_cli("why", proof, "--json").stdout)
+    out = json.loads(here("why", proof, "--json").stdout)
     assert out["why_version"] == 1 and out["status"] == "unusable" and out["limit"]["needed"] == 10648
-    done = run_cli("why", proof, "--max-codes", "10648")
+    done = here("why", proof, "--max-codes", "10648")
     assert done.returncode == 0 and "valid lower bound: every strategy for 3x22 needs >= 4" in done.stdout
     worst = CERTS / "bounds" / "worst-case-3x3.json"
-    assert run_cli("why", worst, "--max-work", "1").returncode == 2
+    assert here("why", worst, "--max-work", "1").returncode == 2
 
 
-def test_stats_bound_and_value_and_parts_take_the_limits(proof, tmp_path):
-    done = run_cli("stats", K46, "--bound", proof)
+def test_stats_bound_and_value_and_parts_take_the_limits(here, proof, tmp_path):
+    done = here("stats", K46, "--bound", proof)
     assert done.returncode == 2 and "unusable" in done.stderr and "--max-codes 10648" in done.stderr
     # with the limit raised the bound is checked (valid) and compared: it is another game
-    done = run_cli("stats", K46, "--bound", proof, "--max-codes", "10648")
+    done = here("stats", K46, "--bound", proof, "--max-codes", "10648")
     assert "unusable" not in done.stderr and "the lower bound is for 3x22" in done.stderr
-    done = run_cli("stats", K46, "--max-work", "100")
+    done = here("stats", K46, "--max-work", "100")
     assert done.returncode == 2 and "unusable" in done.stderr
-    assert json.loads(run_cli("stats", K46, "--max-work", "100", "--json").stdout)["status"] == "unusable"
-    done = run_cli("verify", MIXED, "--value", MAKER, "--max-work", "10")
+    assert json.loads(here("stats", K46, "--max-work", "100", "--json").stdout)["status"] == "unusable"
+    done = here("verify", MIXED, "--value", MAKER, "--max-work", "10")
     assert done.returncode == 2 and "unusable" in done.stderr
-    assert run_cli("verify", MIXED, "--value", MAKER).returncode == 0
+    assert here("verify", MIXED, "--value", MAKER).returncode == 0
     # a split proof: the parts are checked with the same limits
     parts = tmp_path / "parts"
-    split = run_cli("split-proof", TOTAL_2X6, "--depth", "1", "-o", parts, "--json")
+    split = here("split-proof", TOTAL_2X6, "--depth", "1", "-o", parts, "--json")
     assert split.returncode == 0, split.stderr
     main = json.loads(split.stdout)["main"]
-    assert run_cli("verify", main, "--parts", parts).returncode == 0
-    done = run_cli("verify", main, "--parts", parts, "--max-work", "5")
+    assert here("verify", main, "--parts", parts).returncode == 0
+    done = here("verify", main, "--parts", parts, "--max-work", "5")
     assert done.returncode == 2 and "unusable" in done.stderr
 
 
-def test_split_proof_prints_the_check_with_the_limit_it_needs(proof, tmp_path):
-    out = json.loads(run_cli("split-proof", proof, "--depth", "1", "-o", tmp_path / "s", "--json").stdout)
+def test_split_proof_prints_the_check_with_the_limit_it_needs(here, proof, tmp_path):
+    out = json.loads(here("split-proof", proof, "--depth", "1", "-o", tmp_path / "s", "--json").stdout)
     assert out["codes"] == 10648 and out["check"].endswith("--max-codes 10648")
-    done = run_cli(*out["check"].split()[1:])
+    done = here(*out["check"].split()[1:])
     assert done.returncode == 0, done.stderr
 
 

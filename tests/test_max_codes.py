@@ -8,7 +8,7 @@ import orjson
 from certify import verify_bound
 from certify.optimality import check_bytes
 
-from conftest import run_cli
+from conftest import run_here  # certify in this process
 
 #: 3 pegs x 22 colours: 10,648 codes, just past the default; counting alone proves 4 guesses.
 PROOF = orjson.dumps({"format": "mastermind-lower-bound-certificate", "version": 1,
@@ -40,11 +40,11 @@ def test_asked_for_it_is_checked_and_the_ceiling_holds():
 def test_the_command_lines_take_max_codes(tmp_path):
     path = tmp_path / "p.json"
     path.write_bytes(PROOF)
-    done = run_cli("verify", path)
+    done = run_here("verify", path)
     assert done.returncode == 2 and "unusable" in done.stderr and "--max-codes 10648 raises it" in done.stderr
-    done = run_cli("verify", path, "--max-codes", "10648")
+    done = run_here("verify", path, "--max-codes", "10648")
     assert done.returncode == 0 and "valid lower bound: every strategy for 3x22 needs >= 4" in done.stdout
-    done = run_cli("verify", path, "--max-codes", "46657")
+    done = run_here("verify", path, "--max-codes", "46657")
     assert done.returncode == 2 and done.stderr.strip().endswith("--max-codes: at most 46656, got 46657")
     assert verify_bound.main([str(path), "--max-codes", "10648"]) == 0
     assert verify_bound.main([str(path)]) == 2

@@ -18,7 +18,7 @@ import pytest
 
 from certify import verify, verify_bound
 from certify.proofparts import split, write_split
-from conftest import checked_bound
+from conftest import checked_bound, run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDS = ROOT / "certificates" / "bounds"
@@ -369,8 +369,8 @@ def test_parts_leaning_on_each_other_in_a_cycle_are_never_accepted():
 # -- command lines -----------------------------------------------------------------------------
 
 def certify(*args):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args)
 
 
 def checker(*args):

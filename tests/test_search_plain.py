@@ -46,6 +46,18 @@ def plain_classes(guess, secrets):
 
 def plain_optima(pegs, colors, repetition, max_guesses=None):
     """(least worst case, least total, least total within max_guesses) by brute force."""
+    worst, total, codes = _plain_search(pegs, colors, repetition)
+    every = frozenset(codes)
+    limit = max_guesses if max_guesses is not None else len(codes)
+    return worst(every), total(every, len(codes)), total(every, limit)
+
+
+@lru_cache(maxsize=None)
+def _plain_search(pegs, colors, repetition):
+    """(worst, total, codes): the plain search's memoised functions of one game, kept for the test
+    process. Four test files ask for the optima of the same small games, and
+    test_engine_optimum_is_the_plain_one three times per game and symmetry setting (within no
+    limit, the least worst case and one more): each call searched the game again from nothing."""
     codes = plain_codes(pegs, colors, repetition)
     inf = float("inf")
 
@@ -69,9 +81,7 @@ def plain_optima(pegs, colors, repetition, max_guesses=None):
                 best = min(best, len(secrets) + sum(total(c, left - 1) for c in rest))
         return best
 
-    every = frozenset(codes)
-    limit = max_guesses if max_guesses is not None else len(codes)
-    return worst(every), total(every, len(codes)), total(every, limit)
+    return worst, total, codes
 
 
 #: Games where the plain search takes at most a few seconds.

@@ -236,14 +236,35 @@ def test_corpus_is_what_the_generator_makes():
         assert files[p.name] == p.read_bytes(), f"stale {p.name}: python tests/data/static/make_corpus.py"
 
 
+@functools.lru_cache(maxsize=None)
+def _standalone_on_the_invalid_corpus():
+    """The standalone checker (certify/verify_static.py run as a script) on every invalid file at once:
+    (its text run, the results of its --json run). Two processes, not one per file (41 interpreter
+    starts: ~7 s of CPU); each file's test below reads its own line and exit code."""
+    files = [str(p) for p in INVALID]
+    script = [sys.executable, str(ROOT / "certify" / "verify_static.py")]
+    text = subprocess.run([*script, *files], capture_output=True, text=True, timeout=300)
+    as_json = subprocess.run([*script, "--json", *files], capture_output=True, text=True, timeout=300)
+    results = {r["file"]: r for r in json.loads(as_json.stdout)["results"]}
+    assert sorted(results) == sorted(files) and as_json.returncode == text.returncode, as_json.stderr
+    return text, results
+
+
+def test_the_invalid_corpus_gives_one_line_each_and_the_worst_exit_status():
+    text, results = _standalone_on_the_invalid_corpus()
+    assert text.stdout == "" and "Traceback" not in text.stderr
+    assert len(text.stderr.splitlines()) == len(INVALID), text.stderr
+    assert text.returncode == max(EXPECTED[p.name]["exit"] for p in INVALID)
+
+
 @pytest.mark.parametrize("path", INVALID, ids=[p.name for p in INVALID])
 def test_invalid_file_is_refused_with_its_reason(path):
     want = EXPECTED[path.name]
-    proc = subprocess.run([sys.executable, str(ROOT / "certify" / "verify_static.py"), str(path)],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == want["exit"]
-    assert want["reason"] in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
-    assert "Traceback" not in proc.stderr
+    text, results = _standalone_on_the_invalid_corpus()
+    assert results[str(path)]["exit_code"] == want["exit"], results[str(path)]
+    lines = [line for line in text.stderr.splitlines() if line.startswith(f"{path}: ")]
+    assert len(lines) == 1 and want["reason"] in lines[0], text.stderr
+    assert "Traceback" not in text.stderr
 
 
 # -- the oracle: whatever the checker accepts is true -----------------------------------------

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from certify import verify_static
+from conftest import run_here
 
 from test_static import SMALL, _separating
 
@@ -179,8 +180,8 @@ STATIC = ROOT / "certificates" / "static"
 
 
 def _certify(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True, text=True,
-                          timeout=300, cwd=cwd)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args, cwd=cwd)
 
 
 def test_static_verify_pair_of_different_games_is_not_compared():

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from certify import verify
 from certify.why import committed_worst_case, explain_bytes, html_page, items, text_lines
+from conftest import run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUNDS = ROOT / "certificates" / "bounds"
@@ -24,8 +25,8 @@ WORST_3X3 = BOUNDS / "worst-case-3x3.json"
 
 
 def certify(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "certify", *map(str, args)], capture_output=True,
-                          text=True, timeout=300, cwd=cwd or ROOT)
+    """`certify ARGS` in this process (conftest.run_here: no interpreter start for each of the calls)."""
+    return run_here(*args, cwd=cwd)
 
 
 def explained(path, depth=3, branches=50):
