@@ -1107,9 +1107,10 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
     ``"total,max-count"`` (least total within max_guesses D, then fewest secrets needing D) or
     ``"max-count,total"`` (those two the other way round) need ``max_guesses``. When no strategy
     fits within ``max_guesses``, raises :class:`~certify.errors.Infeasible` whose ``bound`` is the
-    checked proof of the least worst case. ``checkpoint`` (a folder; objective 'total', as
-    ``build optimal --checkpoint DIR``): the split search's finished tasks are kept there and read
-    back by the next call (hints only: every figure returned is the checked proof's)."""
+    checked proof of the least worst case. ``checkpoint`` (a folder, as ``build optimal
+    --checkpoint DIR``; any of these objectives, the folder bound to it): the split search's
+    finished tasks are kept there and read back by the next call (hints only: every figure
+    returned is the checked proof's)."""
     from .search import exact
 
     orders = {"total": None, "total,max-count": "total", "max-count,total": "at_max"}
@@ -1118,20 +1119,18 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
                            "(least worst case, then total: bound(kind='worst'), then max_guesses=D)")
     if orders[objective] and max_guesses is None:
         raise CertifyError(f"objective {objective!r} counts the secrets needing the maximum: give max_guesses")
-    if checkpoint is not None and orders[objective]:
-        raise CertifyError(f"objective {objective!r} runs in one process, without checkpoint")
     game = _game(pegs, colors, no_repetition, feedback)
     _positive(max_guesses, "max_guesses")
+    counting = {"at_max": orders[objective] is not None, "first": orders[objective] or "total"}
     try:
         if checkpoint is not None:  # the split search, its tasks kept as they finish
             from .search.checkpoint import Checkpoint, describe
 
             folder = os.fspath(checkpoint)
-            run = Checkpoint(folder, describe(game, max_guesses), say=lambda line: None)
-            result = exact.total(game, max_guesses, run=run, checkpoint=folder)
+            run = Checkpoint(folder, describe(game, max_guesses, objective), say=lambda line: None)
+            result = exact.total(game, max_guesses, run=run, checkpoint=folder, **counting)
         else:
-            result = exact.total(game, max_guesses, at_max=orders[objective] is not None,
-                                 first=orders[objective] or "total")
+            result = exact.total(game, max_guesses, **counting)
     except Infeasible:
         worst = _proof(exact.worst_case(game), "worst-case", game)
         error = Infeasible(f"no strategy for {game} settles every secret within {max_guesses} guesses: "

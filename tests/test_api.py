@@ -522,5 +522,11 @@ def test_bound_and_build_optimal_take_a_checkpoint_as_the_cli(tmp_path):
     assert api.build_optimal(2, 4, checkpoint=folder)[1].data == proof.data
     with pytest.raises(api.CertifyError, match="checkpoint goes with kind='worst'"):
         api.bound(2, 3, kind="total", checkpoint=memo)
-    with pytest.raises(api.CertifyError, match="without checkpoint"):
-        api.build_optimal(2, 4, max_guesses=4, objective="total,max-count", checkpoint=folder)
+    # the counting objectives too, each folder bound to its objective (another's is refused)
+    alone = api.build_optimal(2, 4, max_guesses=4, objective="max-count,total")[1]
+    count = tmp_path / "count"
+    split = api.build_optimal(2, 4, max_guesses=4, objective="max-count,total", checkpoint=count)[1]
+    assert split.claims == alone.claims and split.claims["first"] == "at_max" and split.report.valid
+    for objective in ("total,max-count", "total"):
+        with pytest.raises(api.CertifyError, match="holds the checkpoint of another search"):
+            api.build_optimal(2, 4, max_guesses=4, objective=objective, checkpoint=count)

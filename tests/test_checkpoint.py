@@ -3,6 +3,7 @@ the search resumes from the finished tasks and writes the same bytes as a run ne
 
 from __future__ import annotations
 
+import gzip
 import os
 import signal
 import subprocess
@@ -62,12 +63,28 @@ def test_an_unreadable_task_file_is_computed_again(tmp_path):
     assert run.reused == 1 and run.computed == 3
 
 
-def test_checkpoint_goes_with_build_optimal_and_the_plain_objectives(tmp_path):
+def test_checkpoint_goes_with_build_optimal_and_a_folder_with_its_objective(tmp_path):
+    """Every objective of build optimal takes --checkpoint; a folder is bound to its objective
+    (and a task's name to it): one objective's folder is refused to another's in one line."""
     done = run_cli("build", "knuth", "--pegs", "3", "--colors", "3", "--checkpoint", tmp_path / "c")
     assert done.returncode == 2 and "--checkpoint goes with 'build optimal'" in done.stderr
-    done = run_cli("build", "optimal", "--pegs", "3", "--colors", "3", "--objective", "max-count,total",
-                   "--max-guesses", "4", "--checkpoint", tmp_path / "c", "-o", tmp_path / "s.json")
-    assert done.returncode == 2 and "without --checkpoint" in done.stderr
+    base = ["build", "optimal", "--pegs", "3", "--colors", "3", "--max-guesses", "4"]
+    done = run_cli(*base, "--objective", "max-count,total", "--checkpoint", tmp_path / "c",
+                   "-o", tmp_path / "s.json", "--proof", tmp_path / "p.json")
+    assert done.returncode == 0, done.stderr
+    meta = orjson.loads((tmp_path / "c" / "checkpoint.json").read_bytes())
+    assert meta["search"]["objective"] == "max-count,total"
+    assert orjson.loads((tmp_path / "p.json").read_bytes())["claims"] == {
+        "total": 73, "max_guesses": 4, "at_max": 1, "first": "at_max"}
+    for objective in ("total,max-count", "total"):
+        done = run_cli(*base, "--objective", objective, "--checkpoint", tmp_path / "c", "-o", tmp_path / "t.json")
+        assert done.returncode == 2 and "holds the checkpoint of another search" in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1 and not (tmp_path / "t.json").exists()
+    game, cands = Game(3, 3, True), np.arange(9, dtype=np.int64).tobytes()
+    keys = {task_key(split.class_task, split.SplitSearch(game, 4, at_max=at_max, first=first)._task(cands, 99))
+            for at_max, first in ((False, "total"), (True, "total"), (True, "at_max"))}
+    assert len(keys) == 3
+    assert split.SplitSearch(game, 4)._task(cands, 99) == (game.key(), 4, cands, 99)  # the total's as before
 
 
 def test_a_search_killed_mid_way_resumes_and_writes_the_same_bytes(tmp_path):
@@ -118,3 +135,73 @@ def test_on_two_workers_the_checkpoint_gives_the_same_bytes_and_resumes_from_one
     done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "workers")  # every task kept: none run
     assert done.returncode == 0 and "tasks of this round done" not in done.stderr
     assert (tmp_path / "workers" / "s.json").read_bytes() == (tmp_path / "alone" / "s.json").read_bytes()
+
+
+#: The count-first search of 4x5 within 5 (68 secrets needing 5, then 2465): 46 tasks, ~1 s.
+COUNT_FIRST = ["build", "optimal", "--pegs", "4", "--colors", "5", "--objective", "max-count,total",
+               "--max-guesses", "5", "--proof", "p.json.gz", "-o", "s.json"]
+
+
+def test_a_count_first_search_killed_mid_way_resumes_and_writes_the_same_bytes(tmp_path):
+    """As for the total: the counting objectives' split search, killed once a few tasks are
+    kept, resumes from them and writes the bytes of a run never stopped, which the checker
+    accepts with the one-process search's claims."""
+    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
+    whole.mkdir()
+    stopped.mkdir()
+    done = run_cli(*COUNT_FIRST, "--checkpoint", "tasks", cwd=whole)
+    assert done.returncode == 0, done.stderr
+    tasks = len(list((whole / "tasks").glob("task-*.json")))
+    assert tasks > 20
+    proc = subprocess.Popen([sys.executable, "-m", "certify", *COUNT_FIRST, "--checkpoint", "tasks"], cwd=stopped,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    deadline = time.monotonic() + 120
+    while len(list((stopped / "tasks").glob("task-*.json"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.002)
+    proc.send_signal(signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL
+    kept = len(list((stopped / "tasks").glob("task-*.json")))
+    assert 3 <= kept < tasks and not (stopped / "s.json").exists()
+    done = run_cli(*COUNT_FIRST, "--checkpoint", "tasks", cwd=stopped)
+    assert done.returncode == 0, done.stderr
+    assert "tasks of this round from the checkpoint" in done.stderr
+    assert len(list((stopped / "tasks").glob("task-*.json"))) == tasks
+    for name in ("s.json", "p.json.gz"):
+        assert (stopped / name).read_bytes() == (whole / name).read_bytes(), name
+    done = run_cli("verify", "s.json", "--optimal", "p.json.gz", cwd=stopped)
+    assert done.returncode == 0, done.stdout
+    assert "optimal: 68 secrets needing 5, then total 2465 guesses (within 5) = proven minimum 68, then 2465" \
+        in done.stdout
+    # the one-process search (no checkpoint) proves the same claims, with other bytes
+    done = run_cli(*COUNT_FIRST[:-4], "--proof", "one.json.gz", "-o", "one.json", cwd=stopped)
+    assert done.returncode == 0, done.stderr
+    with gzip.open(stopped / "one.json.gz") as one, gzip.open(stopped / "p.json.gz") as split_proof:
+        assert orjson.loads(one.read())["claims"] == orjson.loads(split_proof.read())["claims"] == {
+            "total": 2465, "max_guesses": 5, "at_max": 68, "first": "at_max"}
+
+
+def test_counting_objectives_on_two_workers_give_the_checkpointed_bytes_and_resume_from_one_process(tmp_path):
+    """--workers 2 with the counting objectives: the bytes of the one-process split run, the same
+    tasks kept, and a one-process run on that folder runs none of them again."""
+    args = ["build", "optimal", "--pegs", "4", "--colors", "4", "--max-guesses", "4", "--objective",
+            "total,max-count", "--proof", "p.json", "-o", "s.json"]
+    for name in ("alone", "workers"):
+        (tmp_path / name).mkdir()
+    done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "alone")
+    assert done.returncode == 0, done.stderr
+    done = run_cli(*args, "--checkpoint", "tasks", "--workers", "2", cwd=tmp_path / "workers")
+    assert done.returncode == 0, done.stderr
+    for name in ("s.json", "p.json"):
+        assert (tmp_path / "workers" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes()
+    assert orjson.loads((tmp_path / "alone" / "p.json").read_bytes())["claims"] == {
+        "total": 905, "max_guesses": 4, "at_max": 150}
+    kept = sorted(p.name for p in (tmp_path / "workers" / "tasks").iterdir())
+    assert kept == sorted(p.name for p in (tmp_path / "alone" / "tasks").iterdir()) and len(kept) > 10
+    (tmp_path / "workers" / "s.json").unlink()
+    done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "workers")  # every task kept: none run
+    assert done.returncode == 0 and "tasks of this round done" not in done.stderr
+    assert (tmp_path / "workers" / "s.json").read_bytes() == (tmp_path / "alone" / "s.json").read_bytes()
+    done = run_cli(*args, "--workers", "2", cwd=tmp_path / "workers")  # no checkpoint: the same bytes
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "workers" / "p.json").read_bytes() == (tmp_path / "alone" / "p.json").read_bytes()

@@ -114,6 +114,27 @@ def test_a_killed_worker_does_not_change_the_exact_search(client, tmp_path):
     _was_run_again(client, killed)
 
 
+def test_a_killed_worker_does_not_change_the_count_first_search(client, tmp_path):
+    """The same for the counting objectives' tasks: 4x6 within 5, the fewest secrets needing 5
+    (539), then the least total (5627), as the one-process search proves."""
+    from certify import verify_bound
+    from certify.search.proof import dumps as proof_bytes
+    from certify.search.split import SplitSearch
+
+    game = Game(4, 6)
+    killed, progress = _killer(client, tmp_path)
+    remote = SplitSearch(game, 5, run=dist.mapper(client, progress), at_max=True, first="at_max")
+    assert remote.pair(remote.solve()) == (5627, 539)
+    local = SplitSearch(game, 5, at_max=True, first="at_max")
+    local.solve()
+    proof = proof_bytes(remote.prove())
+    assert proof == proof_bytes(local.prove())
+    assert dumps(remote.strategy_certificate()) == dumps(local.strategy_certificate())
+    assert verify_bound.check_bytes(proof).claims == {"total": 5627, "max_guesses": 5, "at_max": 539,
+                                                      "first": "at_max"}
+    _was_run_again(client, killed)
+
+
 def _killer(client, tmp_path):
     """(what was killed, a progress callback that kills a worker busy with a task, once)."""
     killed = {}

@@ -130,3 +130,78 @@ def test_split_classes_give_bytes_that_do_not_depend_on_the_task_order(monkeypat
     serial = TotalSearch(game)
     serial.solve()
     assert _split(game, None)[2] == strategy_bytes(serial.strategy_certificate())
+
+
+#: The counting objectives (issue 45): least total within D then fewest secrets needing D, and
+#: the other order; D at the least worst case and above.
+COUNTING = [(3, 3, True, 4), (3, 3, True, 5), (2, 5, True, 4), (3, 4, True, 4), (3, 4, True, 5), (4, 4, True, 4),
+            (4, 4, True, 5), (3, 5, False, 4), (3, 4, False, 4), (4, 5, False, 5), (4, 5, False, 6)]
+
+
+@pytest.mark.parametrize("first", ["at_max", "total"])
+@pytest.mark.parametrize("split_at", [400, 20])
+@pytest.mark.parametrize("pegs,colors,repetition,limit", COUNTING)
+def test_counting_objectives_split_meet_the_one_process_search(monkeypatch, pegs, colors, repetition, limit,
+                                                               split_at, first):
+    """The split search on the costs of the counting objectives: the one-process pair (total,
+    secrets needing D), a proof the checker accepts with the one-process claims, a strategy
+    that reaches the pair; SPLIT_AT 20 also splits classes by their guesses (guesses_task)."""
+    from certify.search import split
+
+    monkeypatch.setattr(split, "SPLIT_AT", split_at)
+    game = Game(pegs, colors, repetition)
+    serial = TotalSearch(game, limit, at_max=True, first=first)
+    pair = serial.pair(serial.solve())
+    funcs = []
+
+    def run(func, args):
+        funcs.append(func.__name__)
+        return [func(*a) for a in args]
+
+    search = SplitSearch(game, limit, run=run, at_max=True, first=first)
+    assert search.pair(search.solve()) == pair and search.tasks > 1
+    assert all(a[-1] == split.objective_of(True, first) for a in _task_args(search, game, limit))
+    report = verify_bound.check_bytes(dumps(search.prove()))
+    assert report.valid, report.line()
+    assert report.claims == verify_bound.check_bytes(dumps(serial.prove())).claims
+    assert (report.claims["total"], report.claims["at_max"]) == pair
+    claims = verify.verify_bytes(strategy_bytes(search.strategy_certificate())).claims
+    assert (claims["total_guesses"], claims["histogram"].get(str(limit), 0)) == pair
+    if split_at == 20 and game.size >= 200:
+        assert "guesses_task" in funcs
+
+
+def _task_args(search, game, limit):
+    """A class task's arguments as the search gives them (its objective last)."""
+    import numpy as np
+
+    return [search._task(np.arange(3, dtype=np.int64).tobytes(), 10, depth) for depth in (1, 2)]
+
+
+def test_the_orders_differ_and_each_split_search_finds_its_own():
+    """4x5 without repetition within 5: fewest secrets needing 5 first (21, then 464) is not the
+    least total first (462, then 23): the split search keeps the objective of its tasks apart."""
+    game = Game(4, 5, False)
+    found = {}
+    for first in ("at_max", "total"):
+        search = SplitSearch(game, 5, at_max=True, first=first)
+        found[first] = search.pair(search.solve())
+    assert found == {"at_max": (464, 21), "total": (462, 23)}
+
+
+@pytest.mark.parametrize("first", ["at_max", "total"])
+def test_counting_bytes_do_not_depend_on_the_order_tasks_run_in(monkeypatch, first):
+    from certify.search import split
+
+    monkeypatch.setattr(split, "SPLIT_AT", 20)
+    game = Game(4, 4)
+
+    def backwards(func, args):
+        return list(reversed([func(*a) for a in reversed(args)]))
+
+    def files(run):
+        search = SplitSearch(game, 4, run=run, at_max=True, first=first)
+        search.solve()
+        return dumps(search.prove()), strategy_bytes(search.strategy_certificate())
+
+    assert files(backwards) == files(None)

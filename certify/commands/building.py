@@ -115,6 +115,7 @@ def register(sub) -> None:
                    help="optimal --objective worst,total: also write the worst-case proof of D")
     p.add_argument("--checkpoint", metavar="DIR",
                    help="optimal: keep every finished task of the search in DIR; after a stop, the same "
-                        "command resumes there and writes the same bytes (the split search, as with --workers)")
+                        "command resumes there and writes the same bytes (the split search, as with --workers; "
+                        "every --objective)")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_build)

@@ -10,6 +10,8 @@ worst case D first (proven by a worst-case proof, ``--worst-proof``), then the l
 D (``--proof``); ``total,max-count`` (with ``--max-guesses D``) the least total within D, then the
 fewest secrets that need all D guesses, one ``at_max`` proof (docs/lower-bound-format.md);
 ``max-count,total`` the same two keys in the other order (the proof's claim adds "first": "at_max").
+Every objective but ``worst,total``'s worst-case half runs in one process, or as the split search
+(``--checkpoint DIR``, ``--workers N``, ``--scheduler``: certify.search.split).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ OBJECTIVES = {
     "total,max-count": "least total within --max-guesses D, then fewest secrets needing D guesses",
     "max-count,total": "fewest secrets needing --max-guesses D guesses, then least total within D",
 }
-#: The objectives that count the secrets at the maximum (one at_max proof, one process).
+#: The objectives that count the secrets at the maximum (one at_max proof).
 COUNTING = ("total,max-count", "max-count,total")
 
 
@@ -72,8 +74,6 @@ def cmd_build_optimal(args) -> int:
     if worst_file is not None and objective != "worst,total":
         raise CertifyError("--worst-proof goes with --objective worst,total")
     address = scheduler(args)
-    if objective in COUNTING and (args.workers or address):
-        raise CertifyError(f"--objective {objective} runs in one process (no --workers or --scheduler)")
     game = game_of(args)
     game.check_size()
     out = args.output or default_name(game, args.max_guesses, objective)
@@ -94,8 +94,8 @@ def cmd_build_optimal(args) -> int:
         worst = exact.worst_case(game, progress=not args.quiet, say=say)
         limit = worst.proof["claims"]["worst_case"]
     checkpoint = getattr(args, "checkpoint", None)
-    if checkpoint and objective in COUNTING:
-        raise CertifyError(f"--objective {objective} runs in one process, without --checkpoint")
+    counting = {"at_max": objective in COUNTING, "first": "at_max" if objective == "max-count,total" else "total"}
+    kept = objective if objective in COUNTING else "total"  # (worst,total: the total's tasks, within D)
     try:
         if args.workers or address:  # the Dask add-on, imported only here
             from .. import distributed
@@ -103,15 +103,13 @@ def cmd_build_optimal(args) -> int:
             with distributed.run_tasks(args.workers, None if args.workers else address,
                                        progress=None if args.quiet else _tasks_done(say)) as run:
                 if checkpoint:
-                    run = _checkpointed(checkpoint, game, limit, run, say)
-                result = exact.total(game, limit, say=say, run=run, checkpoint=checkpoint)
+                    run = _checkpointed(checkpoint, game, limit, run, say, kept)
+                result = exact.total(game, limit, say=say, run=run, checkpoint=checkpoint, **counting)
         elif checkpoint:  # the split search, its tasks kept as they finish
-            result = exact.total(game, limit, say=say, run=_checkpointed(checkpoint, game, limit, None, say),
-                                 checkpoint=checkpoint)
+            result = exact.total(game, limit, say=say, run=_checkpointed(checkpoint, game, limit, None, say, kept),
+                                 checkpoint=checkpoint, **counting)
         else:
-            result = exact.total(game, limit, progress=not args.quiet, say=say,
-                                 at_max=objective in COUNTING,
-                                 first="at_max" if objective == "max-count,total" else "total")
+            result = exact.total(game, limit, progress=not args.quiet, say=say, **counting)
     except Infeasible:
         # No strategy fits: the least worst case, proven, says by how much.
         worst = exact.worst_case(game, progress=not args.quiet, say=say)
@@ -205,11 +203,12 @@ def _options(result, proof_file, worst, worst_file) -> str:
     return "".join(f" {option} {value}" for option, value in found.items())
 
 
-def _checkpointed(folder, game, limit, inner, say):
-    """The split search's run(func, args), every finished task kept in ``folder`` (resumable)."""
+def _checkpointed(folder, game, limit, inner, say, objective="total"):
+    """The split search's run(func, args), every finished task kept in ``folder`` (resumable), the
+    folder bound to the game, the limit and the objective (another's is refused)."""
     from ..search.checkpoint import Checkpoint, describe
 
-    run = Checkpoint(folder, describe(game, limit), inner=inner, say=say)
+    run = Checkpoint(folder, describe(game, limit, objective), inner=inner, say=say)
     say(f"checkpoint {folder}: finished tasks are kept there; run the same command again to resume")
     return run
 

@@ -8,7 +8,7 @@ every finished task's result in a folder, one file per task named by the sha256 
 (Ctrl-C, kill, the machine's time limit), the search finds those files, runs only the other tasks,
 and writes the same bytes as a run that was never stopped (the tests kill one mid-way).
 
-A folder belongs to one game, one limit and one version of the code (``checkpoint.json``: the
+A folder belongs to one game, one limit, one objective and one version of the code (``checkpoint.json``: the
 package's fingerprint, as for Dask workers); a folder of another search or another version is
 refused in one line rather than mixed in. The results are stored as tagged JSON (never pickle:
 a checkpoint folder is data, and loading it runs no code).
@@ -148,8 +148,10 @@ class Checkpoint:
         return results
 
 
-def describe(game, max_guesses) -> dict:
-    return {"game": game.to_json(), "max_guesses": max_guesses}
+def describe(game, max_guesses, objective: str = "total") -> dict:
+    """The search a folder belongs to: the game, the limit and the objective ("total", or a
+    counting one, "total,max-count" or "max-count,total": a folder of one is refused to another)."""
+    return {"game": game.to_json(), "max_guesses": max_guesses, "objective": objective}
 
 
 __all__ = ["Checkpoint", "encode", "decode", "task_key", "describe"]

@@ -209,7 +209,7 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
     classes of the first guesses are tasks that ``run(func, args)`` computes (:mod:`.split`):
     the same least total, and bytes that do not depend on who runs the tasks. With ``at_max``
     (and max_guesses D): the least total, then the fewest secrets that need D guesses; with
-    ``first="at_max"`` as well, those two in the other order. ``checkpoint``: the name of the
+    ``first="at_max"`` as well, those two in the other order (in one process or split). ``checkpoint``: the name of the
     state ``run`` reads finished tasks from (a folder, :mod:`.checkpoint`): hints, so what it
     gives is checked, and a damaged one is named (Inconsistent). The proof and the strategy are
     accepted by the trusted checkers, the strategy's total equal to the proof's bound, before
@@ -220,21 +220,16 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
 
         search = TotalSearch(game, max_guesses, progress=progress, at_max=at_max, first=first)
     else:
-        if at_max:
-            from ..errors import CertifyError
-
-            raise CertifyError("the fewest secrets at the maximum is searched in one process "
-                               "(no --workers or --scheduler)")
         from .split import SplitSearch
 
-        search = SplitSearch(game, max_guesses, run=run, progress=say)
+        search = SplitSearch(game, max_guesses, run=run, progress=say, at_max=at_max, first=first)
     with _stitched(checkpoint):
         best, count = search.pair(search.solve())
     plural = "" if count == 1 else "s"
     then = "" if count is None else f", then {count} secret{plural} needing {max_guesses}"
     if first == "at_max":
         say(f"search: the fewest secrets needing {max_guesses} for {game} is {count}, then the least "
-            f"total {best}, unchecked so far ({search.nodes} nodes)")
+            f"total {best}, unchecked so far ({search.nodes} {'nodes' if run is None else 'tasks'})")
     else:
         say(f"search: the least total for {game} is {best}{then}, unchecked so far ({search.nodes} "
             f"{'nodes' if run is None else 'tasks'})")

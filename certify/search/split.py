@@ -25,6 +25,12 @@ found so far. The least value wins, ties to the first in search order, as in the
 search; when every guess is at W or above, the class's value is the least bound, >= W. Its
 node in the proof is written here, from the guesses' records, like the root's. The split costs
 little work (4x7: 46 s of tasks either way) and cuts the longest task (9.9 s -> 3.2 s).
+
+The counting objectives (``at_max``: the least total within D then the fewest secrets needing D,
+or those two the other way round, ``first="at_max"``) are split the same way: their values are
+integer costs (:mod:`.total`, W x total + count or (n D + 1) x count + total), a class's counting
+value is ``costs(r)[m]`` as in the one-process search, and a task carries its objective as its
+last argument (:data:`OBJECTIVES`), so a checkpoint names a counting task apart from a total one.
 """
 
 from __future__ import annotations
@@ -42,8 +48,20 @@ SPLIT_AT = 400
 GUESS_TASKS = 8
 
 
-def _fresh(game_key, max_guesses):
-    """A search of its own (its memo this task's), all of it compiled, on this process's Space."""
+#: The objectives a task may be given (its last argument; None: the plain total) as
+#: :class:`.total.TotalSearch`'s (at_max, first): the counting ones value a class as a cost in the
+#: same integer algebra (W x total + count, or (n D + 1) x count + total), so windows work alike.
+OBJECTIVES = {None: (False, "total"), "total,max-count": (True, "total"), "max-count,total": (True, "at_max")}
+
+
+def objective_of(at_max: bool, first: str = "total"):
+    """The task argument of TotalSearch's (at_max, first): None for the plain total."""
+    return {v: k for k, v in OBJECTIVES.items()}[(bool(at_max), first if at_max else "total")]
+
+
+def _fresh(game_key, max_guesses, objective=None):
+    """A search of its own (its memo this task's), all of it compiled, on this process's Space,
+    for ``objective`` (OBJECTIVES)."""
     from ..game import Game
     from .space import Space
 
@@ -51,15 +69,17 @@ def _fresh(game_key, max_guesses):
     space = _SPACES.get(game_key)
     if space is None:
         space = _SPACES[game_key] = Space(game)
-    search = TotalSearch(game, max_guesses, space=space)
+    at_max, first = OBJECTIVES[objective]
+    search = TotalSearch(game, max_guesses, space=space, at_max=at_max, first=first)
     search.top = 0
     return search
 
 
-def class_task(game_key, max_guesses, cands: bytes, beta: int, depth: int = 1):
+def class_task(game_key, max_guesses, cands: bytes, beta: int, depth: int = 1, objective=None):
     """(value, proof nodes, strategy guesses) of one class (secrets as int64 bytes) ``depth``
-    guesses below the root, solved fail-soft against ``beta`` in a fresh search."""
-    search = _fresh(game_key, max_guesses)
+    guesses below the root, solved fail-soft against ``beta`` in a fresh search (values are
+    ``objective``'s costs: OBJECTIVES)."""
+    search = _fresh(game_key, max_guesses, objective)
     secrets = np.frombuffer(cands, dtype=np.int64).copy()
     r = None if max_guesses is None else max_guesses - depth
     value = search.engine.solve(secrets, r, beta)
@@ -68,13 +88,14 @@ def class_task(game_key, max_guesses, cands: bytes, beta: int, depth: int = 1):
     return value, nodes, picks
 
 
-def guesses_task(game_key, max_guesses, cands: bytes, guesses: list, window: int, depth: int = 1):
+def guesses_task(game_key, max_guesses, cands: bytes, guesses: list, window: int, depth: int = 1,
+                 objective=None):
     """Guesses [(guess, counting value)] at a class ``depth`` guesses below the root, in that
     order, each searched as :meth:`.total.TotalSearch._search` does against the least of
     ``window`` and the best value found so far in this task: per guess (value, used classes
     {feedback: value}, {class bytes: (value, proof nodes, strategy guesses)} of the used classes,
     and of every class of a guess that set a new best)."""
-    search = _fresh(game_key, max_guesses)
+    search = _fresh(game_key, max_guesses, objective)
     sp = search.space
     secrets = np.frombuffer(cands, dtype=np.int64).copy()
     r = None if max_guesses is None else max_guesses - depth
@@ -90,7 +111,7 @@ def guesses_task(game_key, max_guesses, cands: bytes, guesses: list, window: int
             m = int(sizes[f])
             if m < 2 or acc >= best:
                 continue
-            qc = int(search.ctotal[m])
+            qc = int(search.costs(rc)[m])
             v = min(search.engine.solve(secrets[labels == f], rc, best - (acc - qc)), INFEASIBLE)
             solved[f] = v
             if v > qc:
@@ -113,7 +134,7 @@ def _is_int(x, low: int = 0, high: int | None = None) -> bool:
     return type(x) is int and x >= low and (high is None or x < high)
 
 
-def _shaped_class(result, game_key, max_guesses, cands, beta, depth=1) -> bool:
+def _shaped_class(result, game_key, max_guesses, cands, beta, depth=1, objective=None) -> bool:
     """Whether a class_task result read from a checkpoint has the shape class_task returns:
     (value, [proof node (depth, size, bound, body, digest)...], {secrets bytes: guess})."""
     from ..game import Game
@@ -130,7 +151,7 @@ def _shaped_class(result, game_key, max_guesses, cands, beta, depth=1) -> bool:
                     for k, g in picks.items()))
 
 
-def _shaped_guesses(result, game_key, max_guesses, cands, guesses, window, depth=1) -> bool:
+def _shaped_guesses(result, game_key, max_guesses, cands, guesses, window, depth=1, objective=None) -> bool:
     """Whether a guesses_task result read from a checkpoint has its shape: per guess (value,
     {feedback: value}, {class bytes: a class_task result})."""
     return (isinstance(result, list) and len(result) == len(guesses)
@@ -164,8 +185,10 @@ class SplitSearch(TotalSearch):
     """The least total with the classes of the first guesses as tasks: ``run(func, args)``
     returns ``[func(*a) for a in args]``, in order (in this process, or on a cluster)."""
 
-    def __init__(self, game, max_guesses=None, run=None, progress=None) -> None:
-        super().__init__(game, max_guesses)
+    def __init__(self, game, max_guesses=None, run=None, progress=None, at_max: bool = False,
+                 first: str = "total") -> None:
+        super().__init__(game, max_guesses, at_max=at_max, first=first)
+        self.objective = objective_of(at_max, first)
         self.run = run or (lambda func, args: [func(*a) for a in args])
         self.say = progress or (lambda line: None)
         self.results: dict = {}  # class bytes -> (value, nodes, picks), the highest value kept
@@ -184,16 +207,17 @@ class SplitSearch(TotalSearch):
             labels = sp.fb[g][every]
             classes = [(f, int(sizes[i, f])) for f in np.argsort(sizes[i], kind="stable").tolist()
                        if sizes[i, f] >= 2]
-            args = [(key, r, every[labels == f].tobytes(), int(best - (q - self.ctotal[m])))
+            rc = None if r is None else r - 1
+            cost = self.costs(rc)
+            args = [self._task(every[labels == f].tobytes(), int(best - (q - cost[m])))
                     for f, m in classes]
             self.say(f"first guess {sp.texts[g]}: {len(args)} classes as tasks")
             results = self._round(args)
             acc, used = q, {}
-            rc = None if r is None else r - 1
             for (f, m), a, result in zip(classes, args, results):
                 v = min(int(result[0]), INFEASIBLE)
                 self._keep(a[2], rc, (v,) + tuple(result[1:]))
-                qc = int(self.ctotal[m])
+                qc = int(cost[m])
                 if v > qc:
                     used[f] = v
                 acc += v - qc
@@ -211,6 +235,15 @@ class SplitSearch(TotalSearch):
             if f != sp.win and found is not None:
                 self.picks.update(found[2])
         return best
+
+    def _task(self, cands: bytes, beta: int, depth: int = 1) -> tuple:
+        """A class_task's arguments: the plain total's as they always were (its checkpoints'
+        task names), a counting objective's with it (a task of one objective is never read as
+        another's: the checkpoint names it by its arguments)."""
+        args = (self.game.key(), self.max_guesses, cands, beta)
+        if self.objective is not None:
+            return args + (depth, self.objective)
+        return args if depth == 1 else args + (depth,)
 
     def _keep(self, cands: bytes, r, result) -> None:
         """A class's (value, proof nodes or None when its node is in the memo, strategy guesses):
@@ -233,7 +266,8 @@ class SplitSearch(TotalSearch):
         plans = {j: plan for j, plan in plans.items() if plan is not None}
         tasks = [a for j, a in enumerate(args) if j not in plans]
         for plan in plans.values():
-            tasks += [(key, mg, sub, int(plan["w"] - (plan["q1"] - self.ctotal[m])), 2)
+            cost = self.costs(plan["rc"])
+            tasks += [self._task(sub, int(plan["w"] - (plan["q1"] - cost[m])), 2)
                       for _, m, sub in plan["first"]]
         done = self.run(class_task, tasks)
         self.tasks += len(tasks)
@@ -243,11 +277,11 @@ class SplitSearch(TotalSearch):
         for plan in plans.values():
             found = done[at:at + len(plan["first"])]
             at += len(plan["first"])
-            acc, used = plan["q1"], {}
+            acc, used, cost = plan["q1"], {}, self.costs(plan["rc"])
             for (f, m, sub), result in zip(plan["first"], found):
                 v = min(int(result[0]), INFEASIBLE)
                 self._keep(sub, plan["rc"], (v,) + tuple(result[1:]))
-                qc = int(self.ctotal[m])
+                qc = int(cost[m])
                 if v > qc:
                     used[f] = v
                 acc += v - qc
@@ -258,7 +292,8 @@ class SplitSearch(TotalSearch):
         if batches:
             self.say(f"  {len(plans)} big class{'' if len(plans) == 1 else 'es'}: {len(batches)} tasks "
                      f"of their other guesses")
-        done = self.run(guesses_task, [(key, mg, plan["cands"].tobytes(), gs, plan["limit"], 1)
+        more = () if self.objective is None else (self.objective,)
+        done = self.run(guesses_task, [(key, mg, plan["cands"].tobytes(), gs, plan["limit"], 1) + more
                                        for plan, gs in batches]) if batches else []
         self.tasks += len(batches)
         found = {}
@@ -377,7 +412,14 @@ class SplitSearch(TotalSearch):
 
         if self.value is None:
             self.solve()
-        return make_certificate(_Stitched(self))
+        cert = make_certificate(_Stitched(self))
+        claims = cert["claims"]
+        got = (claims["total_guesses"],
+               claims["histogram"].get(str(self.max_guesses), 0) if self.at_max else None)
+        if got != self.pair(self.value):  # a task's guesses that do not reach its value
+            raise AssertionError(f"the stitched strategy has (total, at the maximum) {got}, "
+                                 f"not {self.pair(self.value)}")
+        return cert
 
 
 def _references(body: dict):
