@@ -40,6 +40,8 @@ _HEAD = struct.Struct("<qb")
 SHARE_CAP = 1024
 #: Nodes of one hash, size, bound and depth that a new set is compared with.
 SHARE_TRIES = 4
+#: Most pegs a game may have for its proof's sets to be shared (the maps tried: every peg permutation).
+SHARE_PEGS = 9
 
 
 def placeholder(number: int) -> str:
@@ -136,7 +138,11 @@ class ProofWriter:
         self.alias: dict = {}  # key -> its permuted reference
         self.buckets: dict = {}  # (hash, size, bound, depth) -> [numbers met]
         self._digits = np.ascontiguousarray(space.digits, dtype=np.int64)
-        self._perms = np.array(list(itertools.permutations(range(space.pegs))), dtype=np.int64)
+        # Every peg permutation is tried for a map: past SHARE_PEGS pegs (10! = 3.6 million, 290 MB,
+        # each tried per candidate node) the sets are not shared, which costs size only.
+        self._share = space.pegs <= SHARE_PEGS
+        self._perms = np.array(list(itertools.permutations(range(space.pegs))) if self._share else
+                               np.zeros((0, space.pegs)), dtype=np.int64)
         self._mark = np.zeros(space.n, dtype=np.bool_)
         self._out = np.zeros(space.pegs + space.colors, dtype=np.int64)
 
@@ -168,7 +174,7 @@ class ProofWriter:
         if found is not None:
             return placeholder(found)
         bucket = None
-        if not settled and size <= SHARE_CAP:
+        if not settled and size <= SHARE_CAP and self._share:
             alias = self.alias.get(key)
             if alias is not None:
                 return alias
