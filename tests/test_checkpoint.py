@@ -205,3 +205,22 @@ def test_counting_objectives_on_two_workers_give_the_checkpointed_bytes_and_resu
     done = run_cli(*args, "--workers", "2", cwd=tmp_path / "workers")  # no checkpoint: the same bytes
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "workers" / "p.json").read_bytes() == (tmp_path / "alone" / "p.json").read_bytes()
+
+
+def test_a_proof_past_the_checkers_size_is_a_limit_not_the_checkpoints_fault(tmp_path, monkeypatch):
+    """The checker's reader refuses a file past its size as invalid; the search says it is a limit
+    (nothing shown), not that the checkpoint is inconsistent (seen on Bulls and Cows count-first:
+    a proof of 236 MB of JSON)."""
+    from certify import verify_bound
+    from certify.errors import Inconsistent
+    from certify.search import exact
+
+    game = Game(2, 4)
+    size = len(exact.total(game, 4, at_max=True, first="at_max").data)  # fits the real limit
+    monkeypatch.setattr(verify_bound, "MAX_BYTES", size // 2)  # (the split proof is no smaller)
+    for kept in (None, tmp_path / "c"):
+        run = None if kept is None else Checkpoint(kept, describe(game, 4, "max-count,total"))
+        with pytest.raises(CertifyError, match="more than the lower-bound checker reads") as e:
+            exact.total(game, 4, at_max=True, first="at_max", run=run,
+                        checkpoint=None if kept is None else str(kept))
+        assert not isinstance(e.value, Inconsistent) and "inconsistent" not in str(e.value)
