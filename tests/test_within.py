@@ -38,16 +38,18 @@ def _settled_worst_cases(max_codes):
     table = orjson.loads((CERTS / "atlas" / "table.json").read_bytes())
     for row in table["games"]:
         g, worst = row["game"], row.get("worst") or {}
-        if worst.get("settled") and row["codes"] <= max_codes and g.get("feedback", "black-white") == "black-white":
+        if (worst.get("settled") and row["codes"] <= max_codes and g["pegs"] <= 5
+                and g.get("feedback", "black-white") == "black-white"):
             yield Game(g["pegs"], g["colors"], repetition=g["repetition"]), worst["lower"]["figure"]
 
 
 def test_its_least_depth_is_the_atlas_least_worst_case_on_every_settled_game_up_to_1296_codes():
     """Its default D (the least it reaches, from the counting bound up) is never below a proven
     bound (it would be a wrong strategy) and, on these games, never above: the heuristic ranking
-    reaches every optimum here (and up to 5,000 codes: 59 games, 17.5 s CPU, measured once)."""
+    reaches every optimum here (and up to 5,000 codes and 7 pegs: 59 games, 17.5 s CPU, measured
+    once; the 6-peg games are left out here as the symmetry of 6 pegs makes them seconds each)."""
     cases = list(_settled_worst_cases(1296))
-    assert len(cases) >= 40
+    assert len(cases) >= 35
     for game, least in cases:
         strategy = get_strategy("within")(game)
         assert strategy.d == least, game
