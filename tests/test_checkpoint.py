@@ -208,9 +208,9 @@ def test_counting_objectives_on_two_workers_give_the_checkpointed_bytes_and_resu
 
 
 def test_a_proof_past_the_checkers_size_is_a_limit_not_the_checkpoints_fault(tmp_path, monkeypatch):
-    """The checker's reader refuses a file past its size as invalid; the search says it is a limit
-    (nothing shown), not that the checkpoint is inconsistent (seen on Bulls and Cows count-first:
-    a proof of 236 MB of JSON)."""
+    """A proof past the checker's size is a limit of the checker (its reader says so: unusable, not
+    invalid), so the search says it could not be checked (nothing shown), not that the checkpoint
+    is inconsistent (seen on Bulls and Cows count-first: a proof of 236 MB of JSON)."""
     from certify import verify_bound
     from certify.errors import Inconsistent
     from certify.search import exact
@@ -220,7 +220,7 @@ def test_a_proof_past_the_checkers_size_is_a_limit_not_the_checkpoints_fault(tmp
     monkeypatch.setattr(verify_bound, "MAX_BYTES", size // 2)  # (the split proof is no smaller)
     for kept in (None, tmp_path / "c"):
         run = None if kept is None else Checkpoint(kept, describe(game, 4, "max-count,total"))
-        with pytest.raises(CertifyError, match="more than the lower-bound checker reads") as e:
+        with pytest.raises(CertifyError, match=r"could not be checked \(file larger than") as e:
             exact.total(game, 4, at_max=True, first="at_max", run=run,
                         checkpoint=None if kept is None else str(kept))
         assert not isinstance(e.value, Inconsistent) and "inconsistent" not in str(e.value)

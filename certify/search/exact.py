@@ -56,7 +56,6 @@ def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case"
     from .proof import dumps
 
     data = dumps(result.proof)
-    _within_the_checkers_size(data)
     say(f"checking the proof ({len(data):,} bytes, {len(result.proof['nodes']):,} nodes) with the "
         "lower-bound checker")
     report = check_written(data, f"<{kind} {game.slug}>", game.size)
@@ -66,20 +65,6 @@ def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case"
     result.data, result.checked, result.work = data, report, report.checked.get("work", 0)
     result.statement = report.statement()  # what is shown is the checker's reading
     return result
-
-
-def _within_the_checkers_size(data: bytes) -> None:
-    """A proof longer than the lower-bound checker reads is not checked: nothing is shown as found.
-    Said here, before the checker, because its reader refuses such a file as invalid, which the
-    search would read as a checkpoint's fault (Bulls and Cows count-first: 236 MB of JSON)."""
-    from .. import verify_bound
-    from ..errors import CertifyError
-
-    if len(data) > verify_bound.MAX_BYTES:
-        raise CertifyError(f"the proof the search wrote is {len(data):,} bytes of JSON, more than the "
-                           f"lower-bound checker reads ({verify_bound.MAX_BYTES:,}): it could not be "
-                           "checked, so nothing is shown as found (a limit, not an error of the search "
-                           "or of a checkpoint)")
 
 
 def _check_strategy(result: Result, game, state=None) -> dict:
