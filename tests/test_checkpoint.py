@@ -87,31 +87,38 @@ def test_checkpoint_goes_with_build_optimal_and_a_folder_with_its_objective(tmp_
     assert split.SplitSearch(game, 4)._task(cands, 99) == (game.key(), 4, cands, 99)  # the total's as before
 
 
-def test_a_search_killed_mid_way_resumes_and_writes_the_same_bytes(tmp_path):
+def _killed_and_resumed(tmp_path, command):
+    """``command`` run whole with ``--checkpoint tasks``, and again killed (SIGKILL: nothing runs
+    after it) once a few tasks are kept, then resumed: asserts the resumed run kept and found every
+    task and wrote the whole run's bytes; returns the resumed run's folder."""
     whole, stopped = tmp_path / "whole", tmp_path / "stopped"
     whole.mkdir()
     stopped.mkdir()
-    done = run_cli(*COMMAND, "--checkpoint", "tasks", cwd=whole)
+    done = run_cli(*command, "--checkpoint", "tasks", cwd=whole)
     assert done.returncode == 0, done.stderr
     tasks = len(list((whole / "tasks").glob("task-*.json")))
     assert tasks > 20
-    # the same search, killed (SIGKILL: nothing runs after it) once a few tasks are kept
-    proc = subprocess.Popen([sys.executable, "-m", "certify", *COMMAND, "--checkpoint", "tasks"], cwd=stopped,
+    proc = subprocess.Popen([sys.executable, "-m", "certify", *command, "--checkpoint", "tasks"], cwd=stopped,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
     deadline = time.monotonic() + 120
     while len(list((stopped / "tasks").glob("task-*.json"))) < 3 and time.monotonic() < deadline:
-        time.sleep(0.005)
+        time.sleep(0.002)
     proc.send_signal(signal.SIGKILL)
     assert proc.wait() == -signal.SIGKILL
     kept = len(list((stopped / "tasks").glob("task-*.json")))
     assert 3 <= kept < tasks and not (stopped / "s.json").exists()
-    done = run_cli(*COMMAND, "--checkpoint", "tasks", cwd=stopped)
+    done = run_cli(*command, "--checkpoint", "tasks", cwd=stopped)
     assert done.returncode == 0, done.stderr
     assert "tasks of this round from the checkpoint" in done.stderr
     assert len(list((stopped / "tasks").glob("task-*.json"))) == tasks
     for name in ("s.json", "p.json.gz"):
         assert (stopped / name).read_bytes() == (whole / name).read_bytes(), name
+    return stopped
+
+
+def test_a_search_killed_mid_way_resumes_and_writes_the_same_bytes(tmp_path):
+    stopped = _killed_and_resumed(tmp_path, COMMAND)
     # and the same bytes as the split search without a checkpoint (on two workers: test_search_split)
     done = run_cli("verify", "s.json", "--optimal", "p.json.gz", cwd=stopped)
     assert done.returncode == 0 and "optimal: total 5625 guesses = proven minimum 5625" in done.stdout
@@ -146,29 +153,7 @@ def test_a_count_first_search_killed_mid_way_resumes_and_writes_the_same_bytes(t
     """As for the total: the counting objectives' split search, killed once a few tasks are
     kept, resumes from them and writes the bytes of a run never stopped, which the checker
     accepts with the one-process search's claims."""
-    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
-    whole.mkdir()
-    stopped.mkdir()
-    done = run_cli(*COUNT_FIRST, "--checkpoint", "tasks", cwd=whole)
-    assert done.returncode == 0, done.stderr
-    tasks = len(list((whole / "tasks").glob("task-*.json")))
-    assert tasks > 20
-    proc = subprocess.Popen([sys.executable, "-m", "certify", *COUNT_FIRST, "--checkpoint", "tasks"], cwd=stopped,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
-    deadline = time.monotonic() + 120
-    while len(list((stopped / "tasks").glob("task-*.json"))) < 3 and time.monotonic() < deadline:
-        time.sleep(0.002)
-    proc.send_signal(signal.SIGKILL)
-    assert proc.wait() == -signal.SIGKILL
-    kept = len(list((stopped / "tasks").glob("task-*.json")))
-    assert 3 <= kept < tasks and not (stopped / "s.json").exists()
-    done = run_cli(*COUNT_FIRST, "--checkpoint", "tasks", cwd=stopped)
-    assert done.returncode == 0, done.stderr
-    assert "tasks of this round from the checkpoint" in done.stderr
-    assert len(list((stopped / "tasks").glob("task-*.json"))) == tasks
-    for name in ("s.json", "p.json.gz"):
-        assert (stopped / name).read_bytes() == (whole / name).read_bytes(), name
+    stopped = _killed_and_resumed(tmp_path, COUNT_FIRST)
     done = run_cli("verify", "s.json", "--optimal", "p.json.gz", cwd=stopped)
     assert done.returncode == 0, done.stdout
     assert "optimal: 68 secrets needing 5, then total 2465 guesses (within 5) = proven minimum 68, then 2465" \
