@@ -31,20 +31,50 @@ def check_written(raw: bytes, name: str, codes: int):
                                     max_work=verify_bound.MAX_PAIRS)
 
 
-def check_options(report, size: int) -> str:
+def _part_verdict(raw: bytes, name: str, codes: int):
+    return verify_bound.verdict_bytes(raw, name, None, max(codes, verify_bound.MAX_CODES),
+                                      max_work=verify_bound.MAX_PAIRS)
+
+
+def check_written_parts(main: bytes, parts: list, name: str, codes: int, jobs: int | None = None):
+    """The lower-bound checker's combined verdict on a split proof a search wrote (its main file's
+    bytes and its parts' bytes, as proofparts.split gives them), with check_written's budgets:
+    every file checked (in ``jobs`` fresh processes, default one a core: the search's own memory is
+    not copied into them), the
+    main claim accepted by the combining step (verify_bound.combine)."""
+    names = [f"{name[:-1]} part {k}>" if name.endswith(">") else f"{name} part {k}" for k in range(1, len(parts) + 1)]
+    jobs = max(1, min(jobs or verify_bound.cores(), len(parts), verify_bound.cores()))
+    if jobs == 1:
+        verdicts = [_part_verdict(raw, part, codes) for raw, part in zip(parts, names)]
+    else:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        order = sorted(range(len(parts)), key=lambda k: -len(parts[k]))  # the biggest first: balanced
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            done = dict(zip(order, pool.map(_part_verdict, [parts[k] for k in order], [names[k] for k in order],
+                                            [codes] * len(order))))
+        verdicts = [done[k] for k in range(len(parts))]
+    combined = verify_bound.combine(_part_verdict(main, name, codes), verdicts)
+    combined.part_reports = verdicts  # (for check_options: what each part's check took)
+    return combined
+
+
+def check_options(report, size: int, parts=()) -> str:
     """The options ``certify verify`` needs beyond its defaults to accept again the lower bound of
     ``report`` (check_written's) as a file of ``size`` bytes (gzipped: fewer bytes, a smaller
-    default work budget)."""
-    options = []
-    if report.secrets > verify_bound.MAX_CODES:
-        options.append(f"--max-codes {report.secrets}")
-    # The work limit bounds two things: (node, guess) pairs before any work (default MAX_WORK) and
-    # the work done (default by the file's size); --max-work N replaces both.
-    work, pairs = report.checked.get("work", 0), report.checked["nodes"] * report.secrets
-    if (work > min(verify_bound.MAX_PAIRS, verify_bound.WORK_BASE + verify_bound.WORK_PER_BYTE * size)
-            or pairs > verify_bound.MAX_WORK):
-        options.append(f"--max-work {max(work, pairs)}")
-    return " ".join(options)
+    default work budget); ``parts``: (report, size) of each part of a split proof as well."""
+    needed: dict = {}
+    for one, n in [(report, size), *parts]:
+        if one.secrets > verify_bound.MAX_CODES:
+            needed["--max-codes"] = max(needed.get("--max-codes", 0), one.secrets)
+        # The work limit bounds two things: (node, guess) pairs before any work (default MAX_WORK) and
+        # the work done (default by the file's size); --max-work N replaces both.
+        work, pairs = one.checked.get("work", 0), one.checked["nodes"] * one.secrets
+        if (work > min(verify_bound.MAX_PAIRS, verify_bound.WORK_BASE + verify_bound.WORK_PER_BYTE * n)
+                or pairs > verify_bound.MAX_WORK):
+            needed["--max-work"] = max(needed.get("--max-work", 0), work, pairs)
+    return " ".join(f"{option} {value}" for option, value in needed.items())
 
 
 def _label(game: dict) -> str:

@@ -277,8 +277,6 @@ def write_split(path, folder, depth=None, parts=None, max_codes=None, max_nodes=
     part-NNNN.json[.gz] first, then main.json[.gz] (each written atomically). Returns a summary.
     ``max_codes``, ``max_nodes``: the limits of the check the split is for (OverLimit, nothing
     written, when the proof is over one)."""
-    from .files import write_output
-
     doc, gz = read_proof(path)
     game = doc["game"]
     codes = verify._n_codes(min(game["pegs"], 64), game["colors"], game["repetition"])
@@ -295,9 +293,27 @@ def write_split(path, folder, depth=None, parts=None, max_codes=None, max_nodes=
         name = verify._display(str(path))
         raise CertifyError(f"{name}: not a lower-bound proof split-proof can cut (a node of another shape); "
                            f"`certify verify {name}` says what is wrong") from None
-    os.makedirs(folder, exist_ok=True)
-    if any(n.endswith((".json", ".json.gz")) for n in os.listdir(folder)):
+    main_name, names = write_folder(folder, main, pieces, gz)
+    return {"main": main_name, "parts": names, "nodes": len(doc["nodes"]), "codes": codes}
+
+
+def check_folder(folder) -> None:
+    """Refuse, before any long work, a folder for a split proof that is not a folder or already
+    holds certificates (a split proof is a main file and its parts, nothing else)."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise CertifyError(f"{verify._display(str(folder))} is not a folder: a split proof is written in a folder")
+    if os.path.isdir(folder) and any(n.endswith((".json", ".json.gz")) for n in os.listdir(folder)):
         raise CertifyError(f"{verify._display(str(folder))} already holds certificates: give an empty folder")
+
+
+def write_folder(folder, main: bytes, pieces, gz: bool) -> tuple[str, list]:
+    """Write a split proof (split()'s bytes) into ``folder``: part-NNNN.json[.gz] first, then
+    main.json[.gz], each atomically, so a folder with a main file has all its parts. Returns (the
+    main file's path, the parts' paths)."""
+    from .files import write_output
+
+    check_folder(folder)
+    os.makedirs(folder, exist_ok=True)
     ext = ".json.gz" if gz else ".json"
     names = []
     for k, data in enumerate(pieces, 1):
@@ -305,7 +321,7 @@ def write_split(path, folder, depth=None, parts=None, max_codes=None, max_nodes=
         _write(names[-1], data, gz, write_output)
     main_name = os.path.join(folder, f"main{ext}")
     _write(main_name, main, gz, write_output)
-    return {"main": main_name, "parts": names, "nodes": len(doc["nodes"]), "codes": codes}
+    return main_name, names
 
 
 def _write(path, data: bytes, gz: bool, write_output) -> None:

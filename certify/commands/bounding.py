@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import sys
 
-from .common import (EXIT_INVALID, EXIT_OK, LIMITS, add_feedback_arg, add_game_args, add_limits, add_quiet,
-                     freeze_startup, game_of, positive, print_json, refused, whole)
+from .common import (EXIT_INVALID, EXIT_OK, LIMITS, add_feedback_arg, add_game_args, add_limits, add_proof_parts,
+                     add_quiet, check_proof_output, freeze_startup, game_of, positive, print_json, refused, whole,
+                     write_proof)
 
 
 def cmd_bound(args) -> int:
     from ..errors import CertifyError
-    from ..files import check_distinct, check_output, write_output
+    from ..files import check_distinct, check_output
     from ..search import exact
     from ..text import shown
 
@@ -33,7 +34,8 @@ def cmd_bound(args) -> int:
             check_distinct(args.strategy_out, checkpoint)
     if args.output == "-" and args.json:
         raise CertifyError("--json and -o - both want standard output: choose one")
-    check_output(args.output)
+    parts = getattr(args, "proof_parts", None)
+    check_proof_output(args.output, parts, "-o")
     if args.strategy_out:
         check_output(args.strategy_out, inputs=[args.output])
         check_distinct(args.output, args.strategy_out)
@@ -49,30 +51,35 @@ def cmd_bound(args) -> int:
         if run is not None:
             kept["run"] = run
         if at_least is not None:
-            result = exact.at_least(game, at_least, progress=not args.quiet, say=say, **kept)
+            result = exact.at_least(game, at_least, progress=not args.quiet, say=say, parts=parts, **kept)
         elif args.worst:
             result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out),
-                                      **kept)
+                                      parts=parts, **kept)
         else:
-            result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say)
-    write_output(args.output, result.data)  # the bytes the checker accepted (exact._check_proof)
+            result = exact.total(game, args.max_guesses, progress=not args.quiet, say=say, parts=parts)
+    # the bytes the checker accepted (exact._check_proof): a file, or a split proof's folder
+    checked_file, with_parts = write_proof(args.output, result)
     if args.strategy_out:
         from ..certificate import write
 
         write(result.strategy, args.strategy_out)
-    shown_out = "FILE" if args.output == "-" else args.output
-    size = os.path.getsize(args.output) if args.output != "-" and os.path.isfile(args.output) else None
-    check = " ".join(["certify verify", shown(shown_out), result.check_options(size)]).rstrip()
-    summary = {"file": args.output, "game": game.to_json(), "claims": result.proof["claims"],
+    shown_out = "FILE" if args.output == "-" else checked_file
+    size = os.path.getsize(checked_file) if args.output != "-" and os.path.isfile(checked_file) else None
+    check = " ".join(w for w in ["certify verify", shown(shown_out), with_parts, result.check_options(size)] if w)
+    summary = {"file": args.output if parts is None else checked_file, "game": game.to_json(), "claims": result.proof["claims"],
                "nodes": len(result.proof["nodes"]), "searched": result.searched,
                "seconds": round(result.seconds, 3), "checked": True, "check_command": check}
     if args.strategy_out:
         summary["strategy_file"] = args.strategy_out
+    if parts is not None:
+        summary["parts"] = len(result.parts)
     if args.json:
         print_json(summary, "bound")
     elif not (args.output == "-" and args.quiet):  # as build: with -o -, stdout holds the proof and
         to = sys.stderr if args.output == "-" else sys.stdout  # the summary is a note on stderr
-        print(f"wrote {'standard output' if args.output == '-' else args.output}: {result.statement} "
+        where = ("standard output" if args.output == "-" else args.output if parts is None
+                 else f"{checked_file} and {len(result.parts)} part{'' if len(result.parts) == 1 else 's'} beside it")
+        print(f"wrote {where}: {result.statement} "
               f"({summary['nodes']} proof nodes, {result.searched} searched, {result.seconds:.1f} s)", file=to)
         if args.strategy_out:
             print(f"wrote {args.strategy_out}: a strategy that meets it", file=to)
@@ -175,6 +182,7 @@ def register(sub) -> None:
                         "(the same bytes as one process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="--worst: search on a running Dask cluster (default: $DASK_SCHEDULER_ADDRESS)")
+    add_proof_parts(p, "-o")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     p.add_argument("--json", action="store_true", help="machine-readable summary")
     p.set_defaults(func=cmd_bound)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from .common import (EXIT_OK, add_feedback_arg, add_game_args, add_quiet, freeze_startup, game_of, positive,
-                     print_json)
+from .common import (EXIT_OK, add_feedback_arg, add_game_args, add_proof_parts, add_quiet, freeze_startup, game_of,
+                     positive, print_json)
 
 
 def cmd_build(args) -> int:
@@ -25,7 +25,7 @@ def cmd_build(args) -> int:
     game = game_of(args)
     game.check_size()
     cls = get_strategy(args.strategy)
-    for name in ("max_guesses", "proof", "objective", "worst_proof", "checkpoint"):
+    for name in ("max_guesses", "proof", "objective", "worst_proof", "checkpoint", "proof_parts"):
         if getattr(args, name, None) is not None and name not in getattr(cls, "options", ()):
             raise CertifyError(f"--{name.replace('_', '-')} goes with 'build optimal'"
                                + (" or 'build within'" if name == "max_guesses" else ""))
@@ -113,6 +113,7 @@ def register(sub) -> None:
                         "secrets needing --max-guesses D, then least total within D)")
     p.add_argument("--worst-proof", metavar="BOUND",
                    help="optimal --objective worst,total: also write the worst-case proof of D")
+    add_proof_parts(p, "--proof DIR (optimal)")
     p.add_argument("--checkpoint", metavar="DIR",
                    help="optimal: keep every finished task of the search in DIR; after a stop, the same "
                         "command resumes there and writes the same bytes (the split search, as with --workers; "

@@ -215,3 +215,42 @@ def load_verified(path: str, max_guesses=None, quiet: bool = False, as_json: boo
         wrong_kind(path, report)
         raise SystemExit(refused(report, as_json))
     return report, report.document
+
+
+def add_proof_parts(p: argparse.ArgumentParser, output: str) -> None:
+    p.add_argument("--proof-parts", type=positive, metavar="N",
+                   help=f"write the proof as a split proof in the folder {output}: a main file and about N "
+                        "gzipped parts, each checked and the whole combined by the lower-bound checker "
+                        "(for a proof past the checker's 128 MiB or 2,000,000 nodes as one file; "
+                        "certify verify DIR/main.json.gz --parts DIR checks it again)")
+
+
+def check_proof_output(path, parts, option: str) -> None:
+    """Refuse, before the search, a proof output that cannot take what --proof-parts asks for."""
+    from ..errors import CertifyError
+    from ..files import check_output
+
+    if parts is None:
+        check_output(path)
+        return
+    if path == "-":
+        raise CertifyError(f"--proof-parts writes a folder: {option} needs one, not standard output")
+    from ..proofparts import check_folder
+
+    check_folder(path)
+
+
+def write_proof(path, result) -> tuple[str, str]:
+    """Write the checked proof of an exact.Result: a file, or a split proof's folder (its main file
+    and parts, the bytes the checker accepted). Returns (the file to verify, extra verify words)."""
+    from ..files import write_output
+
+    if result.parts is None:
+        write_output(path, result.data)
+        return path, ""
+    from ..proofparts import write_folder
+
+    main, _ = write_folder(path, result.data, result.parts, gz=True)
+    from ..text import shown
+
+    return main, f"--parts {shown(path)} --jobs 2"

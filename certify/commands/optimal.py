@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_INVALID, EXIT_OK, freeze_startup, game_of, print_json
+from .common import EXIT_INVALID, EXIT_OK, check_proof_output, freeze_startup, game_of, print_json, write_proof
 
 
 #: The objectives, compared in lexicographic order, first key first.
@@ -73,6 +73,10 @@ def cmd_build_optimal(args) -> int:
                            "give --max-guesses D")
     if worst_file is not None and objective != "worst,total":
         raise CertifyError("--worst-proof goes with --objective worst,total")
+    parts = getattr(args, "proof_parts", None)
+    if parts is not None and (not args.proof or objective == "worst,total"):
+        raise CertifyError("--proof-parts goes with --proof DIR (the folder of the split proof), "
+                           "and not with --objective worst,total")
     address = scheduler(args)
     game = game_of(args)
     game.check_size()
@@ -82,7 +86,7 @@ def cmd_build_optimal(args) -> int:
         if path:
             if path == "-":
                 raise CertifyError(f"{option} needs a file (standard output may hold the strategy)")
-            check_output(path)
+            check_proof_output(path, parts if option == "--proof" else None, option)
             check_distinct(out, path)
     if args.proof and worst_file:
         check_distinct(args.proof, worst_file)
@@ -104,15 +108,15 @@ def cmd_build_optimal(args) -> int:
                                        progress=None if args.quiet else _tasks_done(say)) as run:
                 if checkpoint:
                     run = _checkpointed(checkpoint, game, limit, run, say, kept)
-                result = exact.total(game, limit, say=say, run=run, checkpoint=checkpoint, **counting)
+                result = exact.total(game, limit, say=say, run=run, checkpoint=checkpoint, parts=parts, **counting)
         elif checkpoint:  # the split search, its tasks kept as they finish
             result = exact.total(game, limit, say=say, run=_checkpointed(checkpoint, game, limit, None, say, kept),
-                                 checkpoint=checkpoint, **counting)
+                                 checkpoint=checkpoint, parts=parts, **counting)
         else:
-            result = exact.total(game, limit, progress=not args.quiet, say=say, **counting)
+            result = exact.total(game, limit, progress=not args.quiet, say=say, parts=parts, **counting)
     except Infeasible:
         # No strategy fits: the least worst case, proven, says by how much.
-        worst = exact.worst_case(game, progress=not args.quiet, say=say)
+        worst = exact.worst_case(game, progress=not args.quiet, say=say, parts=parts)
         least = worst.proof["claims"]["worst_case"]
         if limit is None or least <= limit:  # only the checkpoint's tasks said no strategy fits
             from ..search.exact import _refused
@@ -120,7 +124,7 @@ def cmd_build_optimal(args) -> int:
             raise _refused("the proof of the least worst case", f"every strategy for {game} needs >= {least}, "
                            f"yet its tasks say none fits within {limit}", checkpoint)
         if args.proof:
-            write_output(args.proof, worst.data)
+            write_proof(args.proof, worst)
         summary = {"file": None, "game": game.to_json(), "max_guesses": args.max_guesses,
                    "feasible": False, "least_worst_case": least, "proof_file": args.proof}
         if args.json:
@@ -132,23 +136,26 @@ def cmd_build_optimal(args) -> int:
                   file=to)
         return EXIT_INVALID
     write(result.strategy, out)  # (exact.total checked it, and the proof, before it returned)
+    proof_file, with_parts = (args.proof, "")
     if args.proof:
-        write_output(args.proof, result.data)
+        proof_file, with_parts = write_proof(args.proof, result)
     if worst_file:
         write_output(worst_file, worst.data)
     claims = result.strategy["claims"]
     seconds = result.seconds + (worst.seconds if worst else 0)
     summary = {"file": out, "game": game.to_json(), "objective": objective, "max_guesses": limit,
                "feasible": True, "strategy": result.strategy["strategy"], "claims": claims,
-               "proof_file": args.proof, "proof_claims": result.proof["claims"],
+               "proof_file": proof_file, "proof_claims": result.proof["claims"],
                "proof_nodes": len(result.proof["nodes"]), "searched": result.searched,
                "seconds": round(seconds, 3)}
     if worst:
         summary.update(least_worst_case=limit, worst_proof_file=worst_file,
                        worst_proof_nodes=len(worst.proof["nodes"]))
     # Both files went through their checkers before they were written (exact.total, worst_case).
-    options = _options(result, args.proof, worst, worst_file)
-    pair = [f"--optimal {path}" for path in (worst_file, args.proof) if path]
+    options = _options(result, proof_file, worst, worst_file) + (f" {with_parts}" if with_parts else "")
+    if result.parts is not None:
+        summary["proof_parts"] = len(result.parts)
+    pair = [f"--optimal {path}" for path in (worst_file, proof_file) if path]
     summary["checked"] = True
     summary["check_command"] = " ".join(["certify verify", out if out != "-" else "FILE", *pair]) + options
     if args.json:
@@ -174,9 +181,11 @@ def cmd_build_optimal(args) -> int:
         nodes = summary["worst_proof_nodes"]
         print(f"wrote {worst_file}: {worst.statement} ({nodes} proof node{'' if nodes == 1 else 's'})", file=to)
     if args.proof and not worst:
-        print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes); "
+        where = proof_file if result.parts is None else (
+            f"{proof_file} and {len(result.parts)} part{'' if len(result.parts) == 1 else 's'} beside it")
+        print(f"wrote {where}: {result.statement} ({summary['proof_nodes']} proof nodes); "
               f"checked before it was written; check both with: certify verify {shown_out} --optimal "
-              f"{args.proof}{options}", file=to)
+              f"{proof_file}{options}", file=to)
     elif args.proof:
         print(f"wrote {args.proof}: {result.statement} ({summary['proof_nodes']} proof nodes)", file=to)
     if worst and args.proof and worst_file:  # the pair proves the pair (docs/lower-bound-format.md)

@@ -17,13 +17,15 @@ class Result:
     data: bytes | None = None  # the proof's bytes as the lower-bound checker accepted them
     checked: object = None  # the checker's report on them (verify_bound.Report)
     work: int = 0  # the checker's work on them (its --max-work unit)
+    parts: list | None = None  # a split proof: ``data`` is its main file, these its parts (gzip bytes)
 
     def check_options(self, size: int | None = None) -> str:
         """The options ``certify verify`` needs, beyond its defaults, to check the proof again as a
         file of ``size`` bytes (gzipped: fewer bytes, a smaller default work budget)."""
         from ..optimality import check_options
 
-        return check_options(self.checked, len(self.data) if size is None else size)
+        parts = zip(getattr(self.checked, "part_reports", None) or (), map(len, self.parts or ()))
+        return check_options(self.checked, len(self.data) if size is None else size, list(parts))
 
 
 # -- every proof a search writes goes to the trusted checkers before it is shown (issue 46) ------
@@ -39,27 +41,49 @@ def _refused(what: str, error: str, state) -> Exception:
                         "nothing is shown as found; please report it")
 
 
-def _unchecked(report, what: str) -> None:
-    """Over a limit of its checker (memory, a ceiling): no verdict, so nothing is shown as found."""
+def _unchecked(report, what: str, parts: int | None = None) -> None:
+    """Over a limit of its checker (memory, a ceiling): no verdict, so nothing is shown as found.
+    A whole proof over the checker's size or node limit is told how to be written in parts."""
     if report.status == 2:
         from ..errors import CertifyError
         from ..text import shown
 
+        hint = ""
+        if what == "proof" and not parts and any(word in (report.error or "") for word in ("larger than", "nodes")):
+            hint = ("; a proof this big is checked in parts: run again with --proof-parts N (the API's "
+                    "proof_parts=N; with --checkpoint the finished tasks are kept)")
         raise CertifyError(f"the {what} the search wrote could not be checked ({shown(report.error, 300)}): "
-                           "nothing is shown as found")
+                           f"nothing is shown as found{hint}")
 
 
-def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case") -> Result:
+def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case", parts: int | None = None) -> Result:
     """``result`` with the proof's bytes, accepted by the lower-bound checker (its public entry),
-    or an error: a checkpoint (``state``) behind a refused proof is named as inconsistent."""
-    from ..optimality import check_written
+    or an error: a checkpoint (``state``) behind a refused proof is named as inconsistent. With
+    ``parts`` N, the proof is cut into about N part files and a main file (certify.proofparts,
+    gzipped), each checked and the whole accepted by the checker's combining step: a proof past
+    the checker's size or node limit as one file."""
+    from ..optimality import check_written, check_written_parts
     from .proof import dumps
 
     data = dumps(result.proof)
-    say(f"checking the proof ({len(data):,} bytes, {len(result.proof['nodes']):,} nodes) with the "
-        "lower-bound checker")
-    report = check_written(data, f"<{kind} {game.slug}>", game.size)
-    _unchecked(report, "proof")
+    name = f"<{kind} {game.slug}>"
+    if parts:
+        import orjson
+
+        from ..proofparts import split
+
+        size = len(data)
+        main, pieces = split(orjson.loads(data), parts=parts, gz=True)
+        del data
+        say(f"checking the proof ({size:,} bytes, {len(result.proof['nodes']):,} nodes) with the lower-bound "
+            f"checker, in a main file and {len(pieces)} parts")
+        report = check_written_parts(main, pieces, name, game.size)
+        data, result.parts = main, pieces
+    else:
+        say(f"checking the proof ({len(data):,} bytes, {len(result.proof['nodes']):,} nodes) with the "
+            "lower-bound checker")
+        report = check_written(data, name, game.size)
+    _unchecked(report, "proof", parts)
     if not report.valid:
         raise _refused("the proof the search wrote", report.error or report.line(), state)
     result.data, result.checked, result.work = data, report, report.checked.get("work", 0)
@@ -120,7 +144,8 @@ def _state(search, checkpoint):
     return checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint
 
 
-def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkpoint=None, run=None) -> Result:
+def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkpoint=None, run=None,
+             parts: int | None = None) -> Result:
     """The proof "every strategy needs >= k" without looking further (the least worst case may be
     more): for games whose whole search is too long. Raises CertifyError when some strategy does
     with k - 1. ``checkpoint``: a file, or (file, seconds between saves), that the search resumes
@@ -146,14 +171,14 @@ def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkp
     say(f"search: every strategy for {game} needs >= {k}, unchecked so far ({search.nodes} nodes)")
     result = Result(proof, f"every strategy for {game} needs >= {k} guesses for some secret", search.nodes, 0.0)
     del search  # its feedback matrix and memo, before the checker builds its own table
-    result = _check_proof(result, game, say, state)
+    result = _check_proof(result, game, say, state, parts=parts)
     say(f"checked: every strategy for {game} needs >= {k} (the lower-bound checker accepted the proof)")
     result.seconds = time.perf_counter() - start
     return result
 
 
 def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bool = False,
-               checkpoint=None, run=None) -> Result:
+               checkpoint=None, run=None, parts: int | None = None) -> Result:
     """The least worst case D of the game, proven: every strategy needs >= D (and the search
     found a way to do with D, so D + 1 is not provable). With ``strategy``, also a strategy
     certificate that never needs more than D (the search's own choices). ``checkpoint``: as for
@@ -189,7 +214,7 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
     result = Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret", search.nodes, 0.0,
                     within)
     del search  # its feedback matrix and memo, before the checker builds its own table
-    result = _check_proof(result, game, say, state)
+    result = _check_proof(result, game, say, state, parts=parts)
     if within is not None:
         _check_strategy(result, game, state)
         say(f"checked: the least worst case of {game} is {d} (the lower-bound checker accepted the proof, "
@@ -203,7 +228,7 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
 
 
 def total(game, max_guesses=None, progress: bool = False, say=lambda line: None, run=None,
-          at_max: bool = False, first: str = "total", checkpoint=None) -> Result:
+          at_max: bool = False, first: str = "total", checkpoint=None, parts: int | None = None) -> Result:
     """The least total of guesses over all secrets (among strategies within ``max_guesses``),
     with a strategy that reaches it and the proof that none does better. With ``run``, the
     classes of the first guesses are tasks that ``run(func, args)`` computes (:mod:`.split`):
@@ -245,7 +270,7 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
         statement = f"every strategy for {game}{limit} needs >= {best} guesses in total{then}"
     result = Result(proof, statement, search.nodes, 0.0, strategy)
     del search  # its feedback matrix and memo, before the checker builds its own table
-    result = _check_proof(result, game, say, checkpoint, "total")
+    result = _check_proof(result, game, say, checkpoint, "total", parts)
     _check_strategy(result, game, checkpoint)
     found = (f"the fewest secrets needing {max_guesses} for {game} is {count}, then the least total {best}"
              if first == "at_max" else f"the least total for {game}{limit} is {best}{then}")
