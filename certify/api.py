@@ -663,13 +663,26 @@ class WeightTable:
 class Bound(_Checked):
     """A lower-bound certificate the checker (``certify/verify_bound.py``) accepted: ``data`` (the
     bytes it read), ``report``, ``claims``, ``statement``; ``strategy``, a Certificate that meets
-    it, when it comes from :func:`bound` with ``kind='total'`` or :func:`build_optimal`."""
+    it, when it comes from :func:`bound` with ``kind='total'`` or :func:`build_optimal`. A proof a
+    search wrote in parts (``proof_parts=N``): ``data`` is its main file, ``parts`` the bytes of its
+    part files (gzipped), all checked together; ``save(folder)`` writes them as ``--proof-parts``."""
 
-    def __init__(self, data: bytes, report, path=None, strategy: Certificate | None = None) -> None:
+    def __init__(self, data: bytes, report, path=None, strategy: Certificate | None = None,
+                 parts: list | None = None) -> None:
         self.data = data
         self._report = report
         self._path = path
         self.strategy = strategy
+        self.parts = parts
+
+    def save(self, path) -> None:
+        """Write the checked bytes to ``path`` atomically (gzipped when it ends in ``.gz``); a split
+        proof into the folder ``path`` (new or empty): main.json.gz and part-NNNN.json.gz."""
+        if self.parts is None:
+            return super().save(path)
+        from .proofparts import write_folder
+
+        write_folder(os.fspath(path), self.data, self.parts, gz=True)
 
     file = property(lambda self: self._report.file)
     report = property(lambda self: Report(self._report, "lower-bound"), doc="the checker's report")
@@ -1063,22 +1076,22 @@ def _proof(result, kind: str, game) -> Bound:
         cert = _checked(dumps(result.strategy), f"<{result.strategy['strategy']['name']} {game.slug}>")
         if not isinstance(cert, Certificate):
             raise CertifyError(f"<{kind} {game.slug}>: the search wrote a strategy of the wrong kind")
-    found = Bound(result.data, result.checked)
-    found.strategy = cert
-    return found
+    return Bound(result.data, result.checked, strategy=cert, parts=result.parts)
 
 
 @_in_api_words
 def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str = "worst",
           max_guesses: int | None = None, feedback: str = "black-white", checkpoint=None,
-          checkpoint_every: float = 300.0) -> Bound:
+          checkpoint_every: float = 300.0, proof_parts: int | None = None) -> Bound:
     """Prove what every strategy needs (``certify bound``): ``kind='worst'``, the least worst case
     ("every strategy needs >= D guesses for some secret"); ``kind='total'``, the least total of
     guesses (among strategies within ``max_guesses``), with ``strategy``, a certificate meeting it.
     The proof is checked by the lower-bound checker before it is returned. ``checkpoint`` (a
     file; kind='worst', as ``bound --worst --checkpoint FILE``): the search's finished sets are
     saved there every ``checkpoint_every`` seconds and read back by the next call (hints only: a
-    damaged or forged file costs time or raises, never a false bound)."""
+    damaged or forged file costs time or raises, never a false bound). ``proof_parts`` N: the
+    proof cut into about N parts and checked so (``--proof-parts``): for a proof past the
+    checker's size or node limit as one file."""
     from .search import exact
 
     if kind not in ("worst", "total"):
@@ -1091,17 +1104,18 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
     if isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, (int, float)) or not checkpoint_every > 0:
         raise CertifyError(f"checkpoint_every must be a number of seconds > 0, got {shown(repr(checkpoint_every), 40)}")
     game = _game(pegs, colors, no_repetition, feedback)
-    _positive(max_guesses, "max_guesses")
+    _positive(max_guesses, "max_guesses"), _positive(proof_parts, "proof_parts")
     if kind == "worst":
         kept = {} if checkpoint is None else {"checkpoint": (os.fspath(checkpoint), float(checkpoint_every))}
-        return _proof(exact.worst_case(game, **kept), "worst-case", game)
-    return _proof(exact.total(game, max_guesses), "total", game)
+        return _proof(exact.worst_case(game, parts=proof_parts, **kept), "worst-case", game)
+    return _proof(exact.total(game, max_guesses, parts=proof_parts), "total", game)
 
 
 @_in_api_words
 def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
                   max_guesses: int | None = None, objective: str = "total",
-                  feedback: str = "black-white", checkpoint=None) -> tuple[Certificate, Bound]:
+                  feedback: str = "black-white", checkpoint=None,
+                  proof_parts: int | None = None) -> tuple[Certificate, Bound]:
     """A strategy of least total guesses (within ``max_guesses``) by exact search, and the proof
     that none does better (``certify build optimal``), both checked. ``objective``
     ``"total,max-count"`` (least total within max_guesses D, then fewest secrets needing D) or
@@ -1110,7 +1124,8 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
     checked proof of the least worst case. ``checkpoint`` (a folder, as ``build optimal
     --checkpoint DIR``; any of these objectives, the folder bound to it): the split search's
     finished tasks are kept there and read back by the next call (hints only: every figure
-    returned is the checked proof's)."""
+    returned is the checked proof's). ``proof_parts`` N: the proof written in parts, as
+    :func:`bound`'s."""
     from .search import exact
 
     orders = {"total": None, "total,max-count": "total", "max-count,total": "at_max"}
@@ -1120,8 +1135,8 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
     if orders[objective] and max_guesses is None:
         raise CertifyError(f"objective {objective!r} counts the secrets needing the maximum: give max_guesses")
     game = _game(pegs, colors, no_repetition, feedback)
-    _positive(max_guesses, "max_guesses")
-    counting = {"at_max": orders[objective] is not None, "first": orders[objective] or "total"}
+    _positive(max_guesses, "max_guesses"), _positive(proof_parts, "proof_parts")
+    counting = {"at_max": orders[objective] is not None, "first": orders[objective] or "total", "parts": proof_parts}
     try:
         if checkpoint is not None:  # the split search, its tasks kept as they finish
             from .search.checkpoint import Checkpoint, describe
@@ -1132,7 +1147,7 @@ def build_optimal(pegs: int = 4, colors: int = 6, no_repetition: bool = False,
         else:
             result = exact.total(game, max_guesses, **counting)
     except Infeasible:
-        worst = _proof(exact.worst_case(game), "worst-case", game)
+        worst = _proof(exact.worst_case(game, parts=proof_parts), "worst-case", game)
         error = Infeasible(f"no strategy for {game} settles every secret within {max_guesses} guesses: "
                            f"every strategy needs {worst.claims['worst_case']} for some secret")
         error.bound = worst

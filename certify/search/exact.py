@@ -49,7 +49,8 @@ def _unchecked(report, what: str, parts: int | None = None) -> None:
         from ..text import shown
 
         hint = ""
-        if what == "proof" and not parts and any(word in (report.error or "") for word in ("larger than", "nodes")):
+        size = any(words in (report.error or "") for words in ("larger than", "decompresses to more than"))
+        if what == "proof" and not parts and (size or (report.limit or {}).get("option") == "--max-nodes"):
             hint = ("; a proof this big is checked in parts: run again with --proof-parts N (the API's "
                     "proof_parts=N; with --checkpoint the finished tasks are kept)")
         raise CertifyError(f"the {what} the search wrote could not be checked ({shown(report.error, 300)}): "
