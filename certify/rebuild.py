@@ -52,10 +52,14 @@ def _atlas(root: Path) -> list:
     folder = root / "atlas"
     out = []
     for e in orjson.loads((folder / "index.json").read_bytes())["files"]:
-        if "parts" in e:  # a split proof: a build then split-proof, no single command per file
-            for f in [e["file"]] + [p["file"] for p in e["parts"]]:
-                out.append({"file": f"atlas/{f}", "cwd": "atlas", "rebuild": None, "check": e["check"],
-                            "how": e["command"]})
+        if "parts" in e:
+            files = [e["file"]] + [p["file"] for p in e["parts"]]
+            if "--proof-parts" in shlex.split(e["command"]):  # the search wrote the folder itself
+                out += [{"file": f"atlas/{f}", "cwd": "atlas", "rebuild": e["command"] + " -q", "check": e["check"]}
+                        for f in files]
+            else:  # a build, then split-proof: no single command per file
+                out += [{"file": f"atlas/{f}", "cwd": "atlas", "rebuild": None, "check": e["check"],
+                         "how": e["command"]} for f in files]
             continue
         command = shlex.join(_stored(folder, t) for t in shlex.split(e["command"]))
         command = command.replace("'", "")  # shlex.join quotes nothing here: names and flags only
@@ -147,6 +151,13 @@ def records(root: Path = ROOT) -> list:
     return rebuild_records(root)
 
 
+def _written(record: dict) -> Path:
+    """Where a record's command writes its file, from the folder it runs in (a part of a split
+    proof is in the proof's folder there)."""
+    path = Path(record["file"])
+    return path.relative_to(record["cwd"]) if record["cwd"] != "." else path
+
+
 def run(record: dict, scratch: Path, certify: str = "certify", root: Path = ROOT) -> str | None:
     """Follow a record's rebuild command literally in ``scratch`` (``certify`` replaced by the
     given program); None when the bytes written are the committed ones, else why not."""
@@ -159,7 +170,7 @@ def run(record: dict, scratch: Path, certify: str = "certify", root: Path = ROOT
     done = subprocess.run(words, cwd=scratch, capture_output=True, text=True)
     if done.returncode != 0:
         return f"exit {done.returncode}: {(done.stderr or done.stdout).strip().splitlines()[-1:]}"
-    name = Path(record["file"]).name
+    name = _written(record)
     if not (scratch / name).exists():
         return "the command did not write the file"
     if (scratch / name).read_bytes() != (root / record["file"]).read_bytes():
@@ -188,8 +199,8 @@ def main(argv=None) -> int:
         for i, r in enumerate(todo):
             key = (r["cwd"], r["rebuild"])
             scratch = Path(tmp) / str(abs(hash(key)))
-            if key in done and (scratch / Path(r["file"]).name).exists():  # a partner already written
-                why = None if (scratch / Path(r["file"]).name).read_bytes() == (ROOT / r["file"]).read_bytes() else "other bytes"
+            if key in done and (scratch / _written(r)).exists():  # a partner already written
+                why = None if (scratch / _written(r)).read_bytes() == (ROOT / r["file"]).read_bytes() else "other bytes"
             else:
                 why = run(r, scratch, certify)
                 done.add(key)
