@@ -340,7 +340,7 @@ def _limits_kwargs(max_codes, max_work, max_nodes=None) -> dict:
     return out
 
 
-def _check_one(job):
+def _check_one(job, jobs: int = 1):
     """Read and check one file (in a worker with --jobs): a record of what its checker derived. A
     split proof (job with parts) is checked with its part files by the lower-bound checker's
     combine rule: every part read, its sha256 the listed one, every file checked, and the main
@@ -354,7 +354,7 @@ def _check_one(job):
     if expected not in (None, sha):
         return {"file": name, "status": 1, "sha256": sha, "error": "its bytes are not those its manifest lists"}
     if parts:
-        return _check_split(name, raw, sha, bases, external, limits, parts)
+        return _check_split(name, raw, sha, bases, external, limits, parts, jobs)
     from .kinds import check_bytes
 
     kind, report = check_bytes(raw, name, **limits)
@@ -366,16 +366,17 @@ def _check_one(job):
             "facts": [_fact_json(f) for f in facts]}
 
 
-def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits: dict, parts) -> dict:
+def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits: dict, parts, jobs: int = 1) -> dict:
     """_check_one of a split proof: the main file's bytes ``raw`` with its ``parts`` [(path, name,
-    expected sha256)], each part read once and checked one at a time (the memory of one file)."""
+    expected sha256)], each part read once and checked one at a time (the memory of one file), or
+    in ``jobs`` processes."""
     from . import verify_bound
     from .kinds import LOWER_BOUND
 
     limits = dict(limits, max_codes=limits.get("max_codes") or verify_bound.MAX_CODES)
     main = verify_bound.verdict_bytes(raw, name, **limits)
     del raw
-    verdicts, shas = [], {}
+    verdicts, shas, read = [], {}, []
     for path, part, expected in parts:
         try:
             got = read_file(path, bases)
@@ -385,7 +386,12 @@ def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits:
         if shas[part] != expected:
             return {"file": name, "status": 1, "sha256": sha,
                     "error": f"part {part}: its bytes are not those its manifest lists"}
-        verdicts.append(verify_bound.verdict_bytes(got, part, **limits))
+        if jobs > 1:
+            read.append((part, got))  # (checked together below: the memory of all the parts' bytes)
+        else:
+            verdicts.append(verify_bound.verdict_bytes(got, part, **limits))
+    if read:
+        verdicts = _part_verdicts(dict(read), limits, jobs)
     report = verify_bound.combine(main, verdicts)
     if not report.valid:
         return {"file": name, "status": report.status, "sha256": sha, "error": report.error}
@@ -395,15 +401,46 @@ def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits:
             "facts": [_fact_json(f) for f in facts], "parts": shas}
 
 
-def split_verdict(raw_main: bytes, main_name: str, parts: dict, max_codes=None, max_work=None):
+def split_verdict(raw_main: bytes, main_name: str, parts: dict, max_codes=None, max_work=None, jobs: int = 1):
     """The lower-bound checker's verdict on a split proof given as bytes (its main file, and
-    {part name: bytes}): every file checked, the main claim accepted by the combine rule. For
-    ``python -m certify.search.atlas adopt --parts``: the search never imports a checker itself."""
+    {part name: bytes}): every file checked (in ``jobs`` processes), the main claim accepted by the
+    combine rule. For ``python -m certify.search.atlas adopt --parts``: the search never imports a
+    checker itself."""
     from . import verify_bound
 
     limits = {"max_codes": max_codes or verify_bound.MAX_CODES, "max_work": max_work}
     main = verify_bound.verdict_bytes(raw_main, main_name, **limits)
-    return verify_bound.combine(main, [verify_bound.verdict_bytes(raw, part, **limits) for part, raw in parts.items()])
+    return verify_bound.combine(main, _part_verdicts(parts, limits, jobs))
+
+
+def _cores() -> int:
+    from . import verify_bound
+
+    return verify_bound.cores()
+
+
+def _part_verdict(item, limits):
+    from . import verify_bound
+
+    part, raw = item
+    return verify_bound.verdict_bytes(raw, part, **limits)
+
+
+def _part_verdicts(parts: dict, limits: dict, jobs: int) -> list:
+    """The checker's verdict on each part ({name: bytes}), in ``jobs`` fresh processes (spawned:
+    a caller's memory is not copied), the biggest first; the verdicts in the parts' order."""
+    import functools
+
+    items = list(parts.items())
+    if jobs <= 1 or len(items) < 2:
+        return [_part_verdict(item, limits) for item in items]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    order = sorted(range(len(items)), key=lambda k: -len(items[k][1]))
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("spawn")) as pool:
+        done = dict(zip(order, pool.map(functools.partial(_part_verdict, limits=limits), [items[k] for k in order])))
+    return [done[k] for k in range(len(items))]
 
 
 def part_files(folder) -> list:
@@ -957,7 +994,7 @@ def add(names, root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, max
     for name in names:
         if name not in jobs:
             raise ValueError(f"{name}: listed by no manifest of certificates/ (adopt it first)")
-        got = _check_one(jobs[name])
+        got = _check_one(jobs[name], _cores())  # (one file at a time here: its parts in parallel)
         if got["status"] != 0:
             raise ValueError(f"{name}: {'not checked' if got['status'] == 2 else 'refused'}: {got['error']}")
         table["files"][name] = _record(got)

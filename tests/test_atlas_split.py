@@ -67,3 +67,21 @@ def test_a_part_edited_with_its_manifest_or_left_out_never_proves_the_claim(tmp_
     manifest.write_bytes(orjson.dumps(doc))
     table = atlas.build_table(root, store=tmp_path / "store")
     assert any("'parts' is not a list" in p for p in table["problems"]) and _total(table)["lower"] is None
+
+
+def test_parts_checked_in_two_processes_give_the_one_process_verdicts(tmp_path):
+    """adopt --parts and the table's `add` check the parts of a big split proof in one process a
+    core (Bulls and Cows count-first: millions of nodes): the same verdicts as one at a time, a
+    changed part refused by both."""
+    src = tmp_path / "total-3x4"
+    done = run_cli("split-proof", CERTS / "bounds" / "total-3x4.json", "--depth", "1", "-o", src, "-q")
+    assert done.returncode == 0, done.stderr
+    main = (src / "main.json").read_bytes()
+    parts = {p.name: p.read_bytes() for p in sorted(src.glob("part-*.json"))}
+    one, two = (atlas.split_verdict(main, "main.json", parts, jobs=j) for j in (1, 2))
+    assert one.valid and two.valid and one.claims == two.claims == {"total": 206}
+    assert one.parts == two.parts and len(one.parts) == len(parts)
+    name = sorted(parts)[-1]
+    parts[name] = parts[name].replace(b'"bound":', b'"bound": ', 1)  # other bytes: not the lemma named
+    one, two = (atlas.split_verdict(main, "main.json", parts, jobs=j) for j in (1, 2))
+    assert not one.valid and not two.valid and one.error == two.error

@@ -417,7 +417,7 @@ def adopt_split(main: str, parts_dir: str, command: str, folder: Path = FOLDER, 
         if Path(path).resolve() == Path(main).resolve():
             continue
         parts[Path(path).name] = atlas.read_file(Path(path), bases)
-    combined = atlas.split_verdict(raw_main, Path(main).name, parts, max_codes, max_work)
+    combined = atlas.split_verdict(raw_main, Path(main).name, parts, max_codes, max_work, jobs=atlas._cores())
     if not combined.valid:
         raise ValueError(f"{main}: {combined.error}")
     target = folder / name
