@@ -21,10 +21,22 @@ run: setup
 
 # `make test TESTS=tests/test_render.py` runs part of the suite. The tests run on one process per
 # core, at most 4 (pytest-xdist): the whole suite took 631 s on one process of this 2-core machine,
-# 322 s on two (same 2014 tests passed).
+# 322 s on two (same 2014 tests passed). --dist loadfile: a test file's tests run in one process,
+# so what a file computes once (a module-scoped fixture: the book, a page, the built site; the
+# per-process caches of tests/conftest.py: the committed proofs' reports, the atlas table) is not
+# computed again in the other process (test_book's 40-page book was drawn twice, 12 s, when its tests
+# fell on both); files go out most tests first, so the last ones are small. (--dist loadgroup would
+# group across files, but xdist 3.8 marks groups through Item._nodeid, which pytest 9 no longer
+# reads: its groups were split.) Sampled by default, whole with a switch: CERTIFY_AGREEMENT=all
+# (tests/test_api_agreement.py), CERTIFY_SCHEMA=all (test_verify_bound_committed.py),
+# CERTIFY_IMPORT_SHARED=all (test_import_shared.py). CERTIFY_TEST_CPU=FILE logs each test's CPU.
+# Measured 2026-11-29 (CERTIFY_TEST_CPU, summed over tests): 1,097 s of CPU before (654 s wall,
+# 3,440 passed); 932 s after the sampling, the shared copies, the smaller book and loadfile (3,430
+# passed, the four fuzzing runs then stopping at once on a false out-of-memory, fixed since: ~50 s
+# more with them), 2,016 s wall on a machine loaded 6-8 by other searches (the wall says little).
 TESTS ?=
 test: setup
-	$(PY) -m pytest -q -n auto --maxprocesses 4 $(TESTS)
+	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile $(TESTS)
 
 # The search's and the heuristic strategies' loops compiled ahead of time for this machine
 # (certify/compiled.py: ~45 s, once per change of their sources; then a search or a big heuristic

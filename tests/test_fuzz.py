@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,25 @@ def fuzz_command(target: str, corpus: Path, artifacts: Path, *options: str) -> l
             "-print_final_stats=1", *options]
 
 
+def run_fresh(command: list[str], timeout: float, **kwargs) -> subprocess.CompletedProcess:
+    """subprocess.run(command, capture_output=True, text=True, timeout=timeout) in a process whose
+    peak memory starts from nothing: a process started straight from this one begins with this
+    process's resident memory as its own peak (Linux keeps ru_maxrss across exec), and libFuzzer's
+    -rss_limit_mb and the replay's REPLAY_RSS_MB read that peak. A pytest worker holding 1.9 GB of
+    earlier tests' caches made every fuzzing run stop at once with an "out-of-memory" no input caused.
+    So the command runs as a child of /bin/sh (which forks it, and waits); on a timeout the whole
+    session is killed and TimeoutExpired raised with what was written."""
+    proc = subprocess.Popen(["/bin/sh", "-c", '"$@"; exit $?', "sh", *command], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        raise subprocess.TimeoutExpired(command, timeout, output=out, stderr=err) from None
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)
+
+
 def _save(target: str, artifacts: Path) -> list[Path]:
     """Copy the fuzzer's crash/timeout/oom inputs to tests/fuzz/findings/TARGET/."""
     saved = []
@@ -59,7 +79,7 @@ def test_fuzz_short_run(target, tmp_path):
     artifacts.mkdir()
     command = fuzz_command(target, corpus, artifacts, f"-runs={RUNS[target]}", "-seed=1")
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=WALL, cwd=tmp_path)
+        done = run_fresh(command, WALL, cwd=tmp_path)
     except subprocess.TimeoutExpired as e:
         saved = _save(target, artifacts)
         pytest.fail(f"fuzz_{target}: still running after {WALL} s; saved: {[str(p) for p in saved]}\n"
@@ -91,9 +111,8 @@ def _past(target: str) -> list[Path]:
 def _replay(target: str, files, seconds: float = 20) -> dict[str, bool]:
     """{file: passed} from fuzz_TARGET.py --replay (one line "ok FILE" or "FAIL FILE: ..." each), each
     input stopped after ``seconds``; the "" key holds the output."""
-    done = subprocess.run([sys.executable, str(FUZZ / f"fuzz_{target}.py"), "--replay", *map(str, files)],
-                          capture_output=True, text=True, timeout=WALL,
-                          env={**os.environ, "FUZZ_REPLAY_SECONDS": str(seconds)})
+    done = run_fresh([sys.executable, str(FUZZ / f"fuzz_{target}.py"), "--replay", *map(str, files)], WALL,
+                     env={**os.environ, "FUZZ_REPLAY_SECONDS": str(seconds)})
     outcome = {}
     for line in (done.stdout + done.stderr).splitlines():
         word, _, rest = line.partition(" ")
@@ -129,6 +148,18 @@ def test_open_findings_still_fail(target):
     outcome = _replay(target, files, seconds=5)
     fixed = [name for name, ok in outcome.items() if name and ok]
     assert not fixed, f"fixed, delete their lines from tests/fuzz/regressions/open.txt: {fixed}"
+
+
+def test_a_fresh_process_does_not_start_from_this_ones_peak_memory():
+    """run_fresh's child reports its own peak memory, not this process's (which run straight from
+    here it would inherit): a 300 MB buffer held here stays out of the child's ru_maxrss."""
+    held = bytearray(300 << 20)
+    held[:: 4096] = b"\1" * len(held[:: 4096])  # (resident, not only reserved)
+    peak = [sys.executable, "-c", "import resource; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)"]
+    straight = int(subprocess.run(peak, capture_output=True, text=True, check=True).stdout)
+    fresh = run_fresh(peak, 60)
+    assert fresh.returncode == 0 and int(fresh.stdout) < 200 < 300 <= straight, (fresh, straight)
+    del held
 
 
 def test_the_replay_mode_reports_a_failing_input(tmp_path):
