@@ -419,28 +419,11 @@ def _cores() -> int:
     return verify_bound.cores()
 
 
-def _part_verdict(item, limits):
-    from . import verify_bound
-
-    part, raw = item
-    return verify_bound.verdict_bytes(raw, part, **limits)
-
-
 def _part_verdicts(parts: dict, limits: dict, jobs: int) -> list:
-    """The checker's verdict on each part ({name: bytes}), in ``jobs`` fresh processes (spawned:
-    a caller's memory is not copied), the biggest first; the verdicts in the parts' order."""
-    import functools
+    """The checker's verdict on each part ({name: bytes}), in ``jobs`` processes."""
+    from .optimality import part_verdicts
 
-    items = list(parts.items())
-    if jobs <= 1 or len(items) < 2:
-        return [_part_verdict(item, limits) for item in items]
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    order = sorted(range(len(items)), key=lambda k: -len(items[k][1]))
-    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=multiprocessing.get_context("spawn")) as pool:
-        done = dict(zip(order, pool.map(functools.partial(_part_verdict, limits=limits), [items[k] for k in order])))
-    return [done[k] for k in range(len(items))]
+    return part_verdicts(list(parts.items()), limits, jobs)
 
 
 def part_files(folder) -> list:

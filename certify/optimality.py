@@ -31,31 +31,38 @@ def check_written(raw: bytes, name: str, codes: int):
                                     max_work=verify_bound.MAX_PAIRS)
 
 
-def _part_verdict(raw: bytes, name: str, codes: int):
-    return verify_bound.verdict_bytes(raw, name, None, max(codes, verify_bound.MAX_CODES),
-                                      max_work=verify_bound.MAX_PAIRS)
+def _part_verdict(item, limits: dict):
+    name, raw = item
+    return verify_bound.verdict_bytes(raw, name, **limits)
+
+
+def part_verdicts(items: list, limits: dict, jobs: int = 1) -> list:
+    """The lower-bound checker's verdict on each file of a split proof ([(name, bytes)], with the
+    keyword limits of verify_bound.verdict_bytes), in ``jobs`` fresh processes (spawned: the
+    caller's memory, a search's, is not copied), the biggest first; verdicts in the items' order."""
+    import functools
+
+    jobs = max(1, min(jobs, len(items), verify_bound.cores()))
+    if jobs == 1:
+        return [_part_verdict(item, limits) for item in items]
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    order = sorted(range(len(items)), key=lambda k: -len(items[k][1]))
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        done = dict(zip(order, pool.map(functools.partial(_part_verdict, limits=limits), [items[k] for k in order])))
+    return [done[k] for k in range(len(items))]
 
 
 def check_written_parts(main: bytes, parts: list, name: str, codes: int, jobs: int | None = None):
     """The lower-bound checker's combined verdict on a split proof a search wrote (its main file's
     bytes and its parts' bytes, as proofparts.split gives them), with check_written's budgets:
-    every file checked (in ``jobs`` fresh processes, default one a core: the search's own memory is
-    not copied into them), the
-    main claim accepted by the combining step (verify_bound.combine)."""
+    every file checked (in ``jobs`` processes, default one a core), the main claim accepted by
+    the combining step (verify_bound.combine)."""
+    limits = {"max_codes": max(codes, verify_bound.MAX_CODES), "max_work": verify_bound.MAX_PAIRS}
     names = [f"{name[:-1]} part {k}>" if name.endswith(">") else f"{name} part {k}" for k in range(1, len(parts) + 1)]
-    jobs = max(1, min(jobs or verify_bound.cores(), len(parts), verify_bound.cores()))
-    if jobs == 1:
-        verdicts = [_part_verdict(raw, part, codes) for raw, part in zip(parts, names)]
-    else:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        order = sorted(range(len(parts)), key=lambda k: -len(parts[k]))  # the biggest first: balanced
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            done = dict(zip(order, pool.map(_part_verdict, [parts[k] for k in order], [names[k] for k in order],
-                                            [codes] * len(order))))
-        verdicts = [done[k] for k in range(len(parts))]
-    combined = verify_bound.combine(_part_verdict(main, name, codes), verdicts)
+    verdicts = part_verdicts(list(zip(names, parts)), limits, jobs or verify_bound.cores())
+    combined = verify_bound.combine(_part_verdict((name, main), limits), verdicts)
     combined.part_reports = verdicts  # (for check_options: what each part's check took)
     return combined
 
