@@ -374,24 +374,27 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
 
 
 def _support_proof(space, weights, generator) -> dict:
-    """The codemaker's proof for a game past the bitmask search: weights 0 and 1 only (uniform
-    over a union of orbits), by the plain compiled search from the support
-    (certify/search/exact.py, support_total)."""
-    from .errors import CertifyError
+    """The codemaker's proof for a game past the bitmask search. Weights 0 and 1 (uniform over a
+    union of orbits): the plain compiled search from the support (certify/search/exact.py,
+    support_total; 4x6's committed proof). Other weights: the compiled weighted search's own
+    proof (certify/search/wengine.py, WeightedSearch.prove)."""
     from .game import Game
     from .search import exact
 
-    if set(weights) - {0, 1}:
-        raise CertifyError(f"the codemaker's equilibrium weights {weights} are not 0 and 1: a weighted proof "
-                           f"for a game of more than {BITMASK_CODES} codes is not written yet")
-    orbits = [name for name, w in zip(space.orbit_names, weights) if w]
     import orjson
 
     from .search.proof import dumps
 
-    # (the writer's node references become plain numbers, as in the file)
     game = Game(space.pegs, space.colors, space.repetition, _rule(space))
-    proof = orjson.loads(dumps(exact.support_total(game, orbits).proof))
+    if set(weights) <= {0, 1}:
+        orbits = [name for name, w in zip(space.orbit_names, weights) if w]
+        proof = exact.support_total(game, orbits).proof
+    else:
+        from .search.wengine import WeightedSearch
+
+        proof = WeightedSearch(game, [weights[space.orbit_of[i]] for i in range(space.n)]).prove()
+    # (the writer's node references become plain numbers, as in the file)
+    proof = orjson.loads(dumps(proof))
     if generator is not None:
         proof = {**proof, "generator": generator}
     return proof
