@@ -471,18 +471,56 @@ def test_the_mixed_verifier_runs_alone_beside_verify_py(tmp_path):
     assert run.returncode == 2 and "cannot read file" in run.stderr
 
 
-def test_the_compiled_path_gives_the_same_values(monkeypatch):
-    """Past BITMASK_CODES the compiled weighted search answers (4x6's path), here forced on small
-    games: the same value as the committed certificates; an equilibrium that is not 0/1 weights
-    has no proof writer there yet, and says so."""
+def _committed_value(game: str) -> Fraction:
+    """The value a committed pair proves (its mixed strategy's claim; the pair is checked above)."""
+    import gzip
+
+    path = next(VALUES.glob(f"value-{game}-codebreaker.json*"))
+    raw = path.read_bytes()
+    return Fraction(json.loads(gzip.decompress(raw) if path.suffix == ".gz" else raw)["claims"]["value"])
+
+
+@pytest.mark.parametrize("pegs,colors", [(3, 3), (4, 2), (2, 3), (3, 2), (2, 4), (2, 5), (4, 3), (3, 4)])
+def test_the_compiled_path_gives_the_same_values(monkeypatch, pegs, colors):
+    """Past BITMASK_CODES the compiled weighted search answers and writes the codemaker's proof
+    (3x8, 3x9, 3x10, 5x4, 4x6's path), here forced on small games: the committed values (found by
+    the bitmask search) and, for the two-orbit games, the brute-force oracle's. 2x3, 2x5, 3x2,
+    3x4 and 4x3 have equilibria whose weights are not 0 and 1 (2:1, 2:1:1, 0:3:3:2): their proofs
+    come from WeightedSearch.prove; 3x3 and 4x2 (0/1) from the plain search from the support. Both
+    files are checked by the trusted checkers."""
     from certify import value
-    from certify.errors import CertifyError
 
     monkeypatch.setattr(value, "BITMASK_CODES", 4)
-    result = value.game_value(3, 3, True)
-    assert result.value == Fraction(73, 27) and result.weights == [1, 1, 1]
-    assert verify_bound.check_bytes(json.dumps(result.proof).encode()).valid
-    result = value.game_value(4, 2, True)
-    assert result.value == Fraction(39, 14) and result.weights == [0, 1, 1]
-    with pytest.raises(CertifyError, match="are not 0 and 1"):
-        value.game_value(2, 3, True)
+    result = value.game_value(pegs, colors, True)
+    assert result.value == _committed_value(f"{pegs}x{colors}")
+    if (pegs, colors) in ((2, 3), (3, 2), (2, 4)):
+        assert result.value == oracle_value(pegs, colors)
+    bound = verify_bound.check_bytes(json.dumps(result.proof).encode())
+    assert bound.valid, bound.error
+    assert Fraction(bound.claims["total"], bound.weight_sum) == result.value
+    mixed = verify_mixed.check_bytes(json.dumps(mixed_document(result)).encode())
+    assert mixed.valid and mixed.maximum == result.value, mixed.error
+
+
+@pytest.mark.parametrize("pegs,colors,weights", [
+    (3, 3, [2, 5, 1]), (3, 3, [0, 1, 3]), (3, 3, [7, 0, 2]), (2, 4, [3, 1]), (4, 2, [0, 2, 5]),
+    (3, 4, [2, 1, 1]), (4, 3, [0, 3, 3, 2]), (2, 5, [1, 4]), (5, 2, [3, 1, 2])])
+def test_the_compiled_weighted_proof_matches_the_bitmask_search(pegs, colors, weights):
+    """WeightedSearch.prove (the compiled search's weighted proof) against the bitmask search
+    (certify/search/weighted.py, another search and another proof writer): the same least weighted
+    total, and the proof accepted by the lower-bound checker, tight (its claim raised by one is
+    refused)."""
+    from certify.game import Game
+    from certify.search.proof import dumps
+    from certify.search.wengine import WeightedSearch
+
+    space = Space(pegs, colors)
+    want = Solver(space, weights).value()
+    doc = json.loads(dumps(WeightedSearch(Game(pegs, colors, True),
+                                          [weights[space.orbit_of[i]] for i in range(space.n)]).prove()))
+    assert doc["claims"] == {"total": want, "weights": dict(zip(space.orbit_names, weights))}
+    report = verify_bound.check_bytes(json.dumps(doc).encode())
+    assert report.valid, report.error
+    doc["claims"]["total"] += 1
+    doc["nodes"][0]["bound"] += 1
+    assert not verify_bound.check_bytes(json.dumps(doc).encode()).valid
