@@ -41,6 +41,8 @@ def _exercise() -> None:
     kernel.same_partitions(space.fb, every, every, every, space.n_fb, space.win)
     kernel.perfect_split(space.fb, every, space.n_fb, space.win)
     WeightedSearch(game, np.ones(game.size, dtype=np.int64)).value()
+    # the weighted proof's entries (weights 2, 5, 1 on 000, 001, 012: not 0 and 1)
+    WeightedSearch(game, [{3: 1, 2: 5, 1: 2}[len(set(game.text(i)))] for i in range(game.size)]).prove()
     skernel.warm_up()  # every scoring loop, the bit-sliced ones and most-parts' too
     # set_hashes and find_map, as the proof writer calls them: {000, 001, 012}, then its image
     # under a swap of two pegs.

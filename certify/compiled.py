@@ -40,7 +40,7 @@ EXPORTS = {
     "engine": ("solve", "find", "rehash", "node_entries", "entries_batch", "orbit_reps", "stabilizer"),
     "kernel": ("class_sizes", "partition_hashes", "same_partitions", "perfect_split", "set_hashes",
                "find_map"),
-    "wengine": ("wsolve",),
+    "wengine": ("wsolve", "wnode_entries"),
     "strategies_kernel": ("_max", "_sumsq", "_parts", "_entropy", "_split"),
     "strategies_bitkernel": ("node_masks", "bit_scores", "parts_scores"),
 }

@@ -232,12 +232,15 @@ def _weights(space, q) -> list:
 BITMASK_CODES = 256
 
 
-def _engine_responses(space, weights, variants: bool):
+def _engine_responses(space, weights, variants: bool, cache: dict | None = None):
     """(T or None, trees) by the compiled weighted search. T is exact when the weights fit its
     64-bit arithmetic (None otherwise: the loop then only gathers trees). The trees (every code
     found) come from M w' + eps with w' the weights rounded to 4 significant digits and a small
     M: they are candidates for the restricted game, whose exact solution and the exact best
-    response decide; they need not be best responses themselves."""
+    response decide; they need not be best responses themselves. ``cache`` (one per game_value
+    run) keeps the trees by their weights and the last exact search: a round asks for the exact
+    total and the first tree twice (the check, then the variants), and the proof asks for the last
+    exact search again; the answers are the same, only not searched twice."""
     from .game import Game
     from .search.wengine import WINF, WeightedSearch
 
@@ -247,9 +250,15 @@ def _engine_responses(space, weights, variants: bool):
     def per_code(per_orbit):
         return [per_orbit[space.orbit_of[i]] for i in range(n)]
 
+    cache = {} if cache is None else cache
+    trees_by = cache.setdefault("trees", {})
     total = None
     if sum(w * s for w, s in zip(weights, space.orbit_size)) * (n + 1) < WINF:
-        total = WeightedSearch(game, per_code(weights)).value()
+        exact = cache.get("exact")
+        if exact is None or exact[0] != tuple(weights):
+            search = WeightedSearch(game, per_code(weights))
+            exact = cache["exact"] = (tuple(weights), search, search.value())
+        total = exact[2]
     top = max(weights)
     rounded = [0 if w == 0 else max(1, round(w * 10 ** 4 / top)) for w in weights]
     eps_list = [[1] * space.k]
@@ -259,19 +268,24 @@ def _engine_responses(space, weights, variants: bool):
     trees = []
     for eps in eps_list:
         M = 16 * sum(e * s for e, s in zip(eps, space.orbit_size)) + 1
-        trees.append(WeightedSearch(game, per_code([M * w + e for w, e in zip(rounded, eps)])).tree())
+        key = tuple(M * w + e for w, e in zip(rounded, eps))
+        if key not in trees_by:
+            trees_by[key] = WeightedSearch(game, per_code(key)).tree()
+        trees.append(trees_by[key])
     return total, trees
 
 
-def _responses(space, weights, variants: bool):
+def _responses(space, weights, variants: bool, cache: dict | None = None):
     """(T, trees): the least weighted total against ``weights`` (per orbit) and optimal trees for
     it that find every code (weight-0 codes too). Ties are broken by a secondary weight eps
     (1 on every orbit; with ``variants`` also n on one orbit, for each orbit in turn): the search
-    runs with M w + eps, M larger than any difference of the eps-weighted totals."""
+    runs with M w + eps, M larger than any difference of the eps-weighted totals. ``cache``: the
+    answers by their weights (a round asks for the first one twice)."""
     from .search.weighted import Solver
 
     if space.n > BITMASK_CODES:
-        return _engine_responses(space, weights, variants)
+        return _engine_responses(space, weights, variants, cache)
+    solved = {} if cache is None else cache.setdefault("bitmask", {})
     n = space.n
     eps_list = [[1] * space.k]
     if variants:
@@ -280,12 +294,15 @@ def _responses(space, weights, variants: bool):
     out, total = [], None
     for eps in eps_list:
         M = n * sum(e * s for e, s in zip(eps, space.orbit_size)) + 1
-        solver = Solver(space, [M * w + e for w, e in zip(weights, eps)])
-        v = solver.value()
+        key = tuple(M * w + e for w, e in zip(weights, eps))
+        if key not in solved:
+            solver = Solver(space, list(key))
+            solved[key] = (solver.value(), solver.tree())
+        v, tree = solved[key]
         t = v // M
         assert total is None or t == total
         total = t
-        out.append(solver.tree())
+        out.append(tree)
     return total, out
 
 
@@ -330,7 +347,8 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
         return added
 
     uniform = [1] * space.k
-    least, trees = _responses(space, uniform, variants=True)
+    cache: dict = {}
+    least, trees = _responses(space, uniform, variants=True, cache=cache)
     add(trees)
     log = []
     rounds = 0
@@ -342,7 +360,7 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
         v, p, q, how = exact_game(A)
         weights = _weights(space, q)
         wsum = sum(w * s for w, s in zip(weights, space.orbit_size))
-        total, trees = _responses(space, weights, variants=False)
+        total, trees = _responses(space, weights, variants=False, cache=cache)
         response = None if total is None else Fraction(total, wsum)
         log.append({"round": rounds, "trees": len(rows), "restricted_value": v, "weights": weights,
                     "best_response": response})
@@ -351,7 +369,7 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
                else f"best response {float(response):.6f}"))
         if response is not None and response >= v:
             break
-        _, more = _responses(space, weights, variants=True)
+        _, more = _responses(space, weights, variants=True, cache=cache)
         if not add(trees + more):
             raise AssertionError("no new tree, yet the restricted value is not proven "
                                  "(the best response beats it, or the weights were too large)")
@@ -361,7 +379,7 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
         log.append({"note": "uniform is optimal too: the codemaker's certificate uses it"})
     # the codemaker's certificate: the support's search with the pure weights
     if space.n > BITMASK_CODES:
-        proof = _support_proof(space, weights, generator)
+        proof = _support_proof(space, weights, generator, cache.get("exact"))
     else:
         solver = Solver(space, weights)
         proof = write_proof(solver, generator)
@@ -373,25 +391,31 @@ def game_value(pegs: int, colors: int, repetition: bool = True, say=None, genera
                        seconds=time.perf_counter() - t0, cpu_seconds=time.process_time() - c0, log=log)
 
 
-def _support_proof(space, weights, generator) -> dict:
-    """The codemaker's proof for a game past the bitmask search: weights 0 and 1 only (uniform
-    over a union of orbits), by the plain compiled search from the support
-    (certify/search/exact.py, support_total)."""
-    from .errors import CertifyError
+def _support_proof(space, weights, generator, last=None) -> dict:
+    """The codemaker's proof for a game past the bitmask search. Weights 0 and 1 (uniform over a
+    union of orbits): the plain compiled search from the support (certify/search/exact.py,
+    support_total; 4x6's committed proof). Other weights: the compiled weighted search's own
+    proof (certify/search/wengine.py, WeightedSearch.prove), from ``last`` (the double oracle's
+    last exact search: (weights, search, total)) when it is for these weights."""
     from .game import Game
     from .search import exact
 
-    if set(weights) - {0, 1}:
-        raise CertifyError(f"the codemaker's equilibrium weights {weights} are not 0 and 1: a weighted proof "
-                           f"for a game of more than {BITMASK_CODES} codes is not written yet")
-    orbits = [name for name, w in zip(space.orbit_names, weights) if w]
     import orjson
 
     from .search.proof import dumps
 
-    # (the writer's node references become plain numbers, as in the file)
     game = Game(space.pegs, space.colors, space.repetition, _rule(space))
-    proof = orjson.loads(dumps(exact.support_total(game, orbits).proof))
+    if set(weights) <= {0, 1}:
+        orbits = [name for name, w in zip(space.orbit_names, weights) if w]
+        proof = exact.support_total(game, orbits).proof
+    else:
+        from .search.wengine import WeightedSearch
+
+        search = last[1] if last is not None and last[0] == tuple(weights) else \
+            WeightedSearch(game, [weights[space.orbit_of[i]] for i in range(space.n)])
+        proof = search.prove()
+    # (the writer's node references become plain numbers, as in the file)
+    proof = orjson.loads(dumps(proof))
     if generator is not None:
         proof = {**proof, "generator": generator}
     return proof

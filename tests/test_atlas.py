@@ -144,7 +144,8 @@ def _checked_whole_elsewhere() -> set[str]:
     """The files another test file checks whole with the trusted checkers, from the same bytes:
     every lower-bound proof of certificates/bounds/ but the three left to `make verify`
     (tests/test_verify_bound_committed.py: accepted, with its manifest's claims) and both sides of
-    every game value of certificates/value/ (tests/test_value.py: both accepted, the value proven).
+    every game value of certificates/value/ (tests/test_value.py: both accepted, the value proven;
+    its SLOW_PAIRS, 8-30 s each, are left to `make atlas`, and their headers compared there).
     Here their cells are compared with the claims their own headers state (what that checker
     accepted), not checked a second time (~13 s of CPU)."""
     import test_value

@@ -151,8 +151,8 @@ def register(sub) -> None:
     p = sub.add_parser("value", help="the game value (randomised codemaker and codebreaker), proven from both sides",
                        description="Compute the value of the game in which the codemaker draws the secret from a "
                        "distribution and the codebreaker may randomise (expected guesses), for games of at most "
-                       f"{MAX_VALUE_CODES} codes (past {GZIP_CODES} the compiled search, the codemaker's equilibrium "
-                       "must then be uniform over some orbits, and the files are gzipped). Writes "
+                       f"{MAX_VALUE_CODES} codes (past {GZIP_CODES} the compiled weighted search, which also writes "
+                       "the codemaker's proof for any weights, and the files are gzipped). Writes "
                        "PREFIX-codemaker.json (a weighted lower bound: "
                        "every strategy needs >= v on average against the codemaker's distribution) and "
                        "PREFIX-codebreaker.json (a mixed strategy needing <= v on average for every secret), "

@@ -282,6 +282,7 @@ def _value(pegs, colors, repetition, budget, unfinished, say) -> None:
     game_slug = slug(pegs, colors, repetition)
     prefix = ROOT / "value" / f"value-{game_slug}"
     if any(Path(f"{prefix}-codemaker{ext}").exists() for ext in (".json", ".json.gz")):
+        unfinished.pop((game_slug, "value"), None)  # (made since by `certify value` itself: done)
         return
     tried = unfinished.get((game_slug, "value"))
     if tried is not None and tried["budget"] >= budget:

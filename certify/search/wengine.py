@@ -16,8 +16,12 @@ permutations (so the symmetries the plain search uses keep them). It follows
   lighter, which is countW): a candidate that splits the others into singletons is optimal
   only when it is among the heaviest.
 
-No proof is written here (the codemaker's side of the value is proven by :func:`.exact.support_total`
-or :mod:`.weighted`); the trees this search returns are checked by ``certify/verify_mixed.py``.
+It also writes the codemaker's weighted lower-bound proof (:meth:`WeightedSearch.prove`,
+docs/lower-bound-format.md "Weighted claims") from its memo, as :mod:`.total` does for the plain
+search: :func:`wnode_entries` gives a node's guess entries (the same orbits of guesses as the
+search, the classes' bounds from the memo), :class:`.proof.ProofWriter` lays the nodes out. The
+trees this search returns are checked by ``certify/verify_mixed.py``, the proof by
+``certify/verify_bound.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from __future__ import annotations
 import numpy as np
 from ..compiled import njit
 
-from .engine import BEST, EXACT, FULL, LB, NODES, OVERFLOW, Engine, _store, find, guess_reps
+from .engine import (BEST, EXACT, FULL, LB, MINQ, NODES, OVERFLOW, Engine, _full_orbits, _perms_to_rep, _store,
+                     blocks, canonical_codes, find, guess_reps)
 
 #: Above any weighted total met (weights x guesses stay below 2^62).
 WINF = 1 << 62
@@ -159,10 +164,178 @@ def wsolve(fb, n_fb, win, ctotal, digits, colors, swaps, pa, pb, mask, pperms, p
         elif acc < lowest:
             lowest = acc
     if best_g >= 0:
-        _store(table, E, pool, st, cands, -1, best, 1, best_g, -1)
+        _store(table, E, pool, st, cands, -1, best, 1, best_g, minq)
         return best
-    _store(table, E, pool, st, cands, -1, lowest, 0, -1, -1)
+    _store(table, E, pool, st, cands, -1, lowest, 0, -1, minq)
     return lowest
+
+
+@njit(cache=True, nogil=True)
+def wnode_entries(fb, n_fb, win, ctotal, digits, colors, swaps, pa, pb, mask, pperms, pows, vindex, nsym,
+                  table, E, pool, lev, wl, L, cands, bound):  # pragma: no cover
+    """The guess entries of the weighted proof's node (cands, bound): :func:`.engine.node_entries`
+    with weights. Every code that is the lowest of its orbit under the colour blocks'
+    permutations (the node lists its blocks as interchangeable colours) and whose counting value
+    w(S) + sum of countW over its non-winning classes is below ``bound``: kind 0 (same_as its
+    orbit's lowest code, when peg permutations join the orbits), 1 (classes with their proven
+    bounds, from the memo) or 2 (learns nothing: S again, bound - w(S)). Returns (codes, kinds,
+    blk, per child: code's position, feedback, start, size, bound, 1 if its own node will have no
+    entries, and the children's secrets, full, rep, psig, ptau), or a kind -1 last when a guess
+    is not refuted (a search bug)."""
+    n = cands.shape[0]
+    n_codes = fb.shape[0]
+    counts = np.zeros(L, dtype=np.int64)
+    ws = 0
+    for s in cands:
+        counts[lev[s]] += 1
+        ws += wl[lev[s]]
+    e = find(table, E, pool, cands, -1)
+    # Nothing to write when counting settles the node (sets of 1 and 2: countW is their value),
+    # or when the search saw every code's counting value reach the bound.
+    skip = n <= 2 or wcount(ctotal, counts, wl, L) >= bound or (e >= 0 and E[e, MINQ] >= bound)
+    codes = []
+    kinds = []
+    c_at = []
+    c_f = []
+    c_start = []
+    c_len = []
+    c_lb = []
+    c_leaf = []
+    cpool = []
+    full = False
+    rep = np.zeros(1, dtype=np.int64)
+    blk = np.arange(colors)
+    lowest = np.empty(n_codes, dtype=np.int64)
+    m = 0
+    qs = np.full(n_codes, np.int64(WINF), dtype=np.int64)
+    cnt = np.zeros((n_fb, L), dtype=np.int64)
+    sz = np.zeros(n_fb, dtype=np.int64)
+    if not skip:
+        blk, rank, _ = blocks(cands, mask, swaps, pa, pb, colors)
+        m = canonical_codes(digits, blk, rank, lowest)
+        skip = True
+        for j in range(m):
+            x = lowest[j]
+            row = fb[x]
+            for s in cands:
+                cnt[row[s], lev[s]] += 1
+            q = ws
+            for f in range(n_fb):
+                if f != win:
+                    q += wcount(ctotal, cnt[f], wl, L)
+                for lv in range(L):
+                    cnt[f, lv] = 0
+            qs[j] = q
+            if q < bound:
+                skip = False
+        if not skip:
+            full, rep = _full_orbits(cands, mask, digits, colors, pperms, pows, vindex, blk, nsym)
+    part = np.empty(n, dtype=np.int64)
+    start = np.zeros(n_fb + 1, dtype=np.int64)
+    fill = np.zeros(n_fb, dtype=np.int64)
+    extra = np.zeros(n_fb, dtype=np.int64)
+    lbs = np.zeros(n_fb, dtype=np.int64)
+    leaf = np.zeros(n_fb, dtype=np.int64)
+    for j in range(m):
+        if skip:
+            break
+        q = qs[j]
+        if q >= bound:
+            continue  # refuted by counting
+        x = lowest[j]
+        row = fb[x]
+        for f in range(n_fb):
+            sz[f] = 0
+            for lv in range(L):
+                cnt[f, lv] = 0
+        for s in cands:
+            sz[row[s]] += 1
+            cnt[row[s], lev[s]] += 1
+        big = 0
+        for f in range(n_fb):
+            if f != win and sz[f] > big:
+                big = sz[f]
+        if big == n:  # learns nothing (x is not in S: S again)
+            codes.append(x)
+            kinds.append(2)
+            continue
+        if full and rep[x] != x:
+            codes.append(x)
+            kinds.append(0)
+            continue
+        start[0] = 0
+        for f in range(n_fb):
+            start[f + 1] = start[f] + sz[f]
+            fill[f] = start[f]
+        for s in cands:
+            f = row[s]
+            part[fill[f]] = s
+            fill[f] += 1
+        total = q
+        for f in range(n_fb):
+            extra[f] = 0
+            if f == win or sz[f] < 3:
+                continue  # 1 or 2 secrets: countW is their value
+            c = part[start[f]:start[f] + sz[f]]
+            ec = find(table, E, pool, c, -1)
+            qc = wcount(ctotal, cnt[f], wl, L)
+            lb = qc
+            if ec >= 0 and E[ec, LB] > lb:
+                lb = E[ec, LB]
+            lbs[f] = lb
+            leaf[f] = 1 if (ec >= 0 and E[ec, MINQ] >= lb) else 0
+            extra[f] = lb - qc
+            total += extra[f]
+        if total < bound:
+            codes.append(x)
+            kinds.append(-1)
+            break
+        # Keep only the children the bound needs: drop the smallest extras while they fit in
+        # the spare (ties: lower feedback first).
+        spare = total - bound
+        while True:
+            pick = -1
+            for f in range(n_fb):
+                if extra[f] > 0 and (pick < 0 or extra[f] < extra[pick]):
+                    pick = f
+            if pick < 0 or extra[pick] > spare:
+                break
+            spare -= extra[pick]
+            extra[pick] = 0
+        at = len(codes)
+        codes.append(x)
+        kinds.append(1)
+        for f in range(n_fb):
+            if extra[f] > 0:
+                c_at.append(at)
+                c_f.append(f)
+                c_start.append(len(cpool))
+                c_len.append(sz[f])
+                c_lb.append(lbs[f])
+                c_leaf.append(leaf[f])
+                for i in range(start[f], start[f] + sz[f]):
+                    cpool.append(part[i])
+    children = np.empty((len(c_at), 6), dtype=np.int64)
+    for i in range(len(c_at)):
+        children[i, 0] = c_at[i]
+        children[i, 1] = c_f[i]
+        children[i, 2] = c_start[i]
+        children[i, 3] = c_len[i]
+        children[i, 4] = c_lb[i]
+        children[i, 5] = c_leaf[i]
+    out_pool = np.empty(len(cpool), dtype=np.int64)
+    for i in range(len(cpool)):
+        out_pool[i] = cpool[i]
+    out_codes = np.empty(len(codes), dtype=np.int64)
+    out_kinds = np.empty(len(codes), dtype=np.int64)
+    for i in range(len(codes)):
+        out_codes[i] = codes[i]
+        out_kinds[i] = kinds[i]
+    psig = np.zeros((0, digits.shape[1]), dtype=np.int64)
+    ptau = np.zeros((0, colors), dtype=np.int64)
+    if full:
+        psig, ptau = _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep)
+    return out_codes, out_kinds, blk, children, out_pool, full, rep, psig, ptau
 
 
 class WeightedSearch(Engine):
@@ -223,6 +396,67 @@ class WeightedSearch(Engine):
             self.wsolve(cands)
             e = find(self.table, self.E, self.pool, cands, -1)
         return int(self.E[e, BEST])
+
+    def entries(self, cands, bound):
+        """:func:`wnode_entries` of the node (cands, bound)."""
+        return wnode_entries(self.fb, self.n_fb, self.win, self.ctotal, self.digits, self.colors, self.swaps,
+                             self.pa, self.pb, self.mask, self.pperms, self.pows, self.vindex, self.nsym,
+                             self.table, self.E, self.pool, self.lev, self.wl, self.L,
+                             np.ascontiguousarray(cands, dtype=np.int64), int(bound))
+
+    def count_weighted(self, cands) -> int:
+        """countW of a set (the weighted counting bound)."""
+        counts = np.bincount(self.lev[cands], minlength=self.L).astype(np.int64)
+        return int(wcount(self.ctotal, counts, self.wl, self.L))
+
+    def weights_by_orbit(self) -> dict:
+        """{lowest code of each orbit: its weight}, as the proof's claims write them."""
+        out = {}
+        for i in range(self.space.n):  # (the orbit: the colours' multiplicities, decreasing)
+            key = tuple(sorted((x for x in np.bincount(self.space.digits[i]).tolist() if x), reverse=True))
+            out.setdefault(key, (self.game.text(i), int(self.w[i])))
+        return dict(sorted(out.values(), key=lambda t: t[0]))
+
+    def prove(self) -> dict:
+        """The weighted lower-bound certificate (claims {"total": T, "weights": per orbit}) of the
+        least weighted total T over the support, laid out by :class:`.proof.ProofWriter` (shared
+        permuted sets, forward references). Each node (S, d): no entries when countW(S) >= d,
+        else :func:`wnode_entries`' (every guess the checker enumerates is refuted by counting,
+        by its classes' proven bounds, through ``same_as`` or an interchangeable colour, or, when
+        it learns nothing, by S again with the bound d - w(S))."""
+        from .proof import ProofWriter
+        from .total import _blocks
+
+        sp = self.space
+        total = self.value()
+        writer = ProofWriter(sp, {"total": total, "weights": self.weights_by_orbit()})
+        writer.root(self.support, total)
+        texts, keys, p = sp.texts, sp.keys, sp.pegs
+        while writer.pending:
+            for key, cands, bound, _ in writer.take_pending(4096, 8192):
+                if self.count_weighted(cands) >= bound:
+                    writer.fill_key(key, bound, {})
+                    continue
+                codes, kinds, blk, children, pool, full, rep, psig, ptau = self.entries(cands, bound)
+                if len(kinds) and kinds[-1] < 0:  # pragma: no cover - a search bug
+                    raise AssertionError(f"the weighted proof: guess {texts[int(codes[-1])]} is not refuted "
+                                         f"at a set of {len(cands)} secrets")
+                refs: dict = {}
+                for at, f, start, size, b, leaf in children.tolist():
+                    raw = pool[start:start + size].astype(writer.dtype).tobytes()
+                    refs.setdefault(at, {})[keys[f]] = writer.ref_raw(raw, size, b, None, bool(leaf))
+                out = {}
+                for at, (x, kind) in enumerate(zip(codes.tolist(), kinds.tolist())):
+                    if kind == 1:
+                        out[texts[x]] = refs[at]
+                    elif kind == 0:
+                        out[texts[x]] = {"same_as": texts[int(rep[x])],
+                                         "perm": {"colors": ptau[x].tolist(), "pegs": psig[x].tolist()}}
+                    else:  # x does not split S: S again, bound - w(S)
+                        f = int(sp.fb[x][cands[0]])
+                        out[texts[x]] = {keys[f]: writer.ref(cands, bound - int(self.w[cands].sum()), None)}
+                writer.fill_key(key, bound, out, _blocks(blk.tolist()) if out else ())
+        return writer.document()
 
     def tree(self) -> dict:
         """An optimal strategy for the support as nested dicts {"guess", "next": {"b,w": ...}}."""
