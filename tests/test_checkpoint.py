@@ -124,10 +124,10 @@ def test_a_search_killed_mid_way_resumes_and_writes_the_same_bytes(tmp_path):
     assert done.returncode == 0 and "optimal: total 5625 guesses = proven minimum 5625" in done.stdout
 
 
-def test_on_two_workers_the_checkpoint_gives_the_same_bytes_and_resumes_from_one_process(tmp_path):
-    """Tasks kept by a run on a local Dask cluster are the same tasks: a one-process run on the same
-    folder finds them all, and both write the bytes of a one-process run from scratch."""
-    args = ["build", "optimal", "--pegs", "4", "--colors", "4", "--proof", "p.json", "-o", "s.json"]
+def _alone_then_on_two_workers(tmp_path, args) -> list:
+    """``args`` with --checkpoint in one process (folder alone/) and on a local cluster of two
+    (workers/): the same s.json and p.json, the same task files kept; then, s.json removed, a
+    one-process run on workers/ runs no task again and writes the same bytes. The kept names."""
     for name in ("alone", "workers"):
         (tmp_path / name).mkdir()
     done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "alone")
@@ -142,6 +142,14 @@ def test_on_two_workers_the_checkpoint_gives_the_same_bytes_and_resumes_from_one
     done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "workers")  # every task kept: none run
     assert done.returncode == 0 and "tasks of this round done" not in done.stderr
     assert (tmp_path / "workers" / "s.json").read_bytes() == (tmp_path / "alone" / "s.json").read_bytes()
+    return kept
+
+
+def test_on_two_workers_the_checkpoint_gives_the_same_bytes_and_resumes_from_one_process(tmp_path):
+    """Tasks kept by a run on a local Dask cluster are the same tasks: a one-process run on the same
+    folder finds them all, and both write the bytes of a one-process run from scratch."""
+    args = ["build", "optimal", "--pegs", "4", "--colors", "4", "--proof", "p.json", "-o", "s.json"]
+    _alone_then_on_two_workers(tmp_path, args)
 
 
 #: The count-first search of 4x5 within 5 (68 secrets needing 5, then 2465): 46 tasks, ~1 s.
@@ -171,22 +179,10 @@ def test_counting_objectives_on_two_workers_give_the_checkpointed_bytes_and_resu
     tasks kept, and a one-process run on that folder runs none of them again."""
     args = ["build", "optimal", "--pegs", "4", "--colors", "4", "--max-guesses", "4", "--objective",
             "total,max-count", "--proof", "p.json", "-o", "s.json"]
-    for name in ("alone", "workers"):
-        (tmp_path / name).mkdir()
-    done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "alone")
-    assert done.returncode == 0, done.stderr
-    done = run_cli(*args, "--checkpoint", "tasks", "--workers", "2", cwd=tmp_path / "workers")
-    assert done.returncode == 0, done.stderr
-    for name in ("s.json", "p.json"):
-        assert (tmp_path / "workers" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes()
+    kept = _alone_then_on_two_workers(tmp_path, args)
+    assert len(kept) > 10
     assert orjson.loads((tmp_path / "alone" / "p.json").read_bytes())["claims"] == {
         "total": 905, "max_guesses": 4, "at_max": 150}
-    kept = sorted(p.name for p in (tmp_path / "workers" / "tasks").iterdir())
-    assert kept == sorted(p.name for p in (tmp_path / "alone" / "tasks").iterdir()) and len(kept) > 10
-    (tmp_path / "workers" / "s.json").unlink()
-    done = run_cli(*args, "--checkpoint", "tasks", cwd=tmp_path / "workers")  # every task kept: none run
-    assert done.returncode == 0 and "tasks of this round done" not in done.stderr
-    assert (tmp_path / "workers" / "s.json").read_bytes() == (tmp_path / "alone" / "s.json").read_bytes()
     done = run_cli(*args, "--workers", "2", cwd=tmp_path / "workers")  # no checkpoint: the same bytes
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "workers" / "p.json").read_bytes() == (tmp_path / "alone" / "p.json").read_bytes()
