@@ -372,6 +372,7 @@ def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits:
     in ``jobs`` processes."""
     from . import verify_bound
     from .kinds import LOWER_BOUND
+    from .optimality import part_verdicts
 
     limits = dict(limits, max_codes=limits.get("max_codes") or verify_bound.MAX_CODES)
     main = verify_bound.verdict_bytes(raw, name, **limits)
@@ -391,7 +392,7 @@ def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits:
         else:
             verdicts.append(verify_bound.verdict_bytes(got, part, **limits))
     if read:
-        verdicts = _part_verdicts(dict(read), limits, jobs)
+        verdicts = part_verdicts(read, limits, jobs)
     report = verify_bound.combine(main, verdicts)
     if not report.valid:
         return {"file": name, "status": report.status, "sha256": sha, "error": report.error}
@@ -407,23 +408,18 @@ def split_verdict(raw_main: bytes, main_name: str, parts: dict, max_codes=None, 
     combine rule. For ``python -m certify.search.atlas adopt --parts``: the search never imports a
     checker itself."""
     from . import verify_bound
+    from .optimality import part_verdicts
 
     limits = {"max_codes": max_codes or verify_bound.MAX_CODES, "max_work": max_work}
     main = verify_bound.verdict_bytes(raw_main, main_name, **limits)
-    return verify_bound.combine(main, _part_verdicts(parts, limits, jobs))
+    return verify_bound.combine(main, part_verdicts(list(parts.items()), limits, jobs))
 
 
 def _cores() -> int:
+    """The cores this process may run on (for the search's adopt, which imports no checker)."""
     from . import verify_bound
 
     return verify_bound.cores()
-
-
-def _part_verdicts(parts: dict, limits: dict, jobs: int) -> list:
-    """The checker's verdict on each part ({name: bytes}), in ``jobs`` processes."""
-    from .optimality import part_verdicts
-
-    return part_verdicts(list(parts.items()), limits, jobs)
 
 
 def part_files(folder) -> list:

@@ -244,6 +244,7 @@ def write_proof(path, result) -> tuple[str, str]:
     """Write the checked proof of an exact.Result: a file, or a split proof's folder (its main file
     and parts, the bytes the checker accepted). Returns (the file to verify, extra verify words)."""
     from ..files import write_output
+    from ..text import shown
 
     if result.parts is None:
         write_output(path, result.data)
@@ -251,6 +252,4 @@ def write_proof(path, result) -> tuple[str, str]:
     from ..proofparts import write_folder
 
     main, _ = write_folder(path, result.data, result.parts, gz=True)
-    from ..text import shown
-
     return main, f"--parts {shown(path)} --jobs 2"
