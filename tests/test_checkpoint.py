@@ -45,7 +45,7 @@ def test_a_folder_of_another_search_is_refused(tmp_path):
     meta = tmp_path / "checkpoint.json"
     doc = orjson.loads(meta.read_bytes())
     meta.write_bytes(orjson.dumps(dict(doc, code="0.0/0000")))
-    with pytest.raises(CertifyError, match="another version of certify"):
+    with pytest.raises(CertifyError, match="another version of the search.s code"):
         Checkpoint(tmp_path, describe(Game(4, 6, True), None))
 
 
@@ -58,7 +58,7 @@ def test_an_unreadable_task_file_is_computed_again(tmp_path):
 
     run = Checkpoint(tmp_path, {"test": 1})
     assert run(task, [(1,), (2,)]) == [(1, {b"k": [1]}), (2, {b"k": [2]})] and calls == [1, 2]
-    (tmp_path / f"task-{task_key(task, (2,))}.json").write_bytes(b'{"t": [2, {"d"')
+    (tmp_path / f"task-{task_key(task, (2,))}.json.gz").write_bytes(b'{"t": [2, {"d"')
     assert run(task, [(1,), (2,)]) == [(1, {b"k": [1]}), (2, {b"k": [2]})] and calls == [1, 2, 2]
     assert run.reused == 1 and run.computed == 3
 
@@ -96,22 +96,22 @@ def _killed_and_resumed(tmp_path, command):
     stopped.mkdir()
     done = run_cli(*command, "--checkpoint", "tasks", cwd=whole)
     assert done.returncode == 0, done.stderr
-    tasks = len(list((whole / "tasks").glob("task-*.json")))
+    tasks = len(list((whole / "tasks").glob("task-*.json.gz")))
     assert tasks > 20
     proc = subprocess.Popen([sys.executable, "-m", "certify", *command, "--checkpoint", "tasks"], cwd=stopped,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
     deadline = time.monotonic() + 120
-    while len(list((stopped / "tasks").glob("task-*.json"))) < 3 and time.monotonic() < deadline:
+    while len(list((stopped / "tasks").glob("task-*.json.gz"))) < 3 and time.monotonic() < deadline:
         time.sleep(0.002)
     proc.send_signal(signal.SIGKILL)
     assert proc.wait() == -signal.SIGKILL
-    kept = len(list((stopped / "tasks").glob("task-*.json")))
+    kept = len(list((stopped / "tasks").glob("task-*.json.gz")))
     assert 3 <= kept < tasks and not (stopped / "s.json").exists()
     done = run_cli(*command, "--checkpoint", "tasks", cwd=stopped)
     assert done.returncode == 0, done.stderr
     assert "tasks of this round from the checkpoint" in done.stderr
-    assert len(list((stopped / "tasks").glob("task-*.json"))) == tasks
+    assert len(list((stopped / "tasks").glob("task-*.json.gz"))) == tasks
     for name in ("s.json", "p.json.gz"):
         assert (stopped / name).read_bytes() == (whole / name).read_bytes(), name
     return stopped

@@ -4,6 +4,7 @@ traceback, never a false figure. Every row through the CLI and through the libra
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import shutil
@@ -209,8 +210,8 @@ def folder(tmp_path_factory):
 
 def _task(folder: Path) -> Path:
     # the class of 4 secrets whose value is 8: the task the edits below change
-    for path in sorted(folder.glob("task-*.json")):
-        if orjson.loads(path.read_bytes())["t"][0] == 13:
+    for path in sorted(folder.glob("task-*.json.gz")):
+        if orjson.loads(gzip.decompress(path.read_bytes()))["t"][0] == 13:
             return path
     raise AssertionError("no task of value 13")
 
@@ -219,9 +220,9 @@ def _edited(folder: Path, tmp_path: Path, edit) -> Path:
     copy = tmp_path / "c"
     shutil.copytree(folder, copy)
     task = _task(copy)
-    doc = orjson.loads(task.read_bytes())
+    doc = orjson.loads(gzip.decompress(task.read_bytes()))
     data = edit(doc)
-    task.write_bytes(data if isinstance(data, bytes) else orjson.dumps(doc))
+    task.write_bytes(gzip.compress(data if isinstance(data, bytes) else orjson.dumps(doc)))
     return copy
 
 
@@ -315,10 +316,10 @@ def test_no_strategy_within_the_limit_from_a_checkpoint_alone_is_refused(tmp_pat
     args = ["build", "optimal", "--pegs", "2", "--colors", "4", "--max-guesses", "4", "-q"]
     copy = tmp_path / "c"
     assert run_here(*args, "--checkpoint", copy, "-o", tmp_path / "s.json").returncode == 0
-    for task in copy.glob("task-*.json"):
-        doc = orjson.loads(task.read_bytes())
+    for task in copy.glob("task-*.json.gz"):
+        doc = orjson.loads(gzip.decompress(task.read_bytes()))
         doc["t"][0] = 10**9
-        task.write_bytes(orjson.dumps(doc))
+        task.write_bytes(gzip.compress(orjson.dumps(doc)))
     done = run_here(*args, "--checkpoint", copy, "-o", tmp_path / "t.json")
     assert "no strategy for 2x4 settles" not in done.stdout + done.stderr
     _refused_in_one_line(done, "inconsistent")

@@ -8,16 +8,20 @@ every finished task's result in a folder, one file per task named by the sha256 
 (Ctrl-C, kill, the machine's time limit), the search finds those files, runs only the other tasks,
 and writes the same bytes as a run that was never stopped (the tests kill one mid-way).
 
-A folder belongs to one game, one limit, one objective and one version of the code (``checkpoint.json``: the
-package's fingerprint, as for Dask workers); a folder of another search or another version is
-refused in one line rather than mixed in. The results are stored as tagged JSON (never pickle:
-a checkpoint folder is data, and loading it runs no code).
+A folder belongs to one game, one limit, one objective and one version of the code its tasks run
+(``checkpoint.json``: a sha256 over the files of :data:`TASK_MODULES` and of the package's modules
+they import, :func:`certify.codehash.code_fingerprint`; an edit elsewhere in the package keeps it);
+a folder of another search or another version of that code is refused in one line rather than
+mixed in. The results are stored as gzipped tagged JSON, ``task-<key>.json.gz`` (never pickle: a
+checkpoint folder is data, and loading it runs no code).
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
+import zlib
 import stat
 import time
 from pathlib import Path
@@ -28,6 +32,15 @@ import orjson
 from ..errors import CertifyError
 
 META = "checkpoint.json"
+#: The meta's format: 2 since the folder is bound to the tasks' code (1: the whole package's) and
+#: the task files are gzipped (1: plain JSON); a folder of version 1 is refused.
+VERSION = 2
+#: The modules whose code a task's result depends on: the tasks (:mod:`.split`) and how their
+#: results are kept (this module); with what they import, they are what the folder is bound to.
+TASK_MODULES = ("certify.search.split", "certify.search.checkpoint")
+#: The most bytes a task file may decompress to (the biggest task seen, 4x10 without repetition
+#: count-first: 33 MB of JSON): past it the file is unreadable (a gzip bomb, or not ours).
+MAX_TASK_BYTES = 1 << 30
 #: Tasks given to a cluster at once between two saves (a stop loses at most one batch).
 BATCH = 16
 
@@ -76,13 +89,15 @@ class Checkpoint:
     ``inner`` runs a batch of tasks (a Dask cluster's run), or None: one at a time here."""
 
     def __init__(self, folder, search: dict, inner=None, say=None) -> None:
-        from ..distributed import fingerprint
+        from ..codehash import code_fingerprint, import_closure, module_name
 
         self.folder = Path(folder)
         self.inner = inner
         self.say = say or (lambda line: None)
         self.reused = self.computed = 0
-        meta = {"format": "certify-search-checkpoint", "version": 1, "search": search, "code": fingerprint()}
+        self.modules = {module_name(p) for p in import_closure(TASK_MODULES)}
+        code = {"modules": list(TASK_MODULES), "sha256": code_fingerprint(TASK_MODULES)}
+        meta = {"format": "certify-search-checkpoint", "version": VERSION, "search": search, "code": code}
         path = self.folder / META
         if path.exists():
             try:
@@ -91,7 +106,8 @@ class Checkpoint:
                 raise CertifyError(f"{path}: not a checkpoint ({e})") from None
             if found != meta:
                 what = ("another search" if not isinstance(found, dict) or found.get("search") != search
-                        else "another version of certify")
+                        else "an older format of checkpoint" if found.get("version") != VERSION
+                        else "another version of the search's code")
                 raise CertifyError(f"{self.folder} holds the checkpoint of {what}: give a new folder "
                                    "(or delete it to start again)")
         else:
@@ -101,11 +117,25 @@ class Checkpoint:
             write_output(path, orjson.dumps(meta, option=orjson.OPT_INDENT_2) + b"\n")
 
     def _path(self, key: str) -> Path:
-        return self.folder / f"task-{key}.json"
+        return self.folder / f"task-{key}.json.gz"
+
+    def _read(self, path: Path):
+        """The result kept in ``path``: a regular file (not followed if a link), at most
+        MAX_TASK_BYTES once decompressed; raises on anything else."""
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            raise ValueError("not a regular file")
+        with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw, mode="rb") as f:
+            data = f.read(MAX_TASK_BYTES + 1)  # to its end: the gzip's CRC and length are checked
+        if len(data) > MAX_TASK_BYTES:
+            raise ValueError(f"more than {MAX_TASK_BYTES} bytes decompressed")
+        return decode(orjson.loads(data))
 
     def __call__(self, func, args) -> list:
         from ..files import write_output
 
+        if func.__module__.startswith("certify.") and func.__module__ not in self.modules:
+            # its code is not in the folder's fingerprint: an edit of it would not void the folder
+            raise ValueError(f"{func.__module__}.{func.__name__} is not a task of TASK_MODULES")
         args = list(args)
         results: list = [None] * len(args)
         missing = []
@@ -117,15 +147,13 @@ class Checkpoint:
                 # shape checked; anything else is computed again. What it says is checked when the
                 # proof and the strategy stitched from it go to the checkers.
                 try:
-                    if not stat.S_ISREG(os.lstat(path).st_mode):
-                        raise ValueError("not a regular file")
-                    found = decode(orjson.loads(path.read_bytes()))
+                    found = self._read(path)
                     if shaped is not None and not shaped(found, *a):
                         raise ValueError("not a result of its task")
                     results[i] = found
                     self.reused += 1
                     continue
-                except (OSError, ValueError, TypeError, RecursionError, orjson.JSONDecodeError):
+                except (OSError, EOFError, zlib.error, ValueError, TypeError, RecursionError):
                     self.say(f"  {path.name}: unreadable or not a result of its task: computed again")
             missing.append(i)
         if len(missing) < len(args):
