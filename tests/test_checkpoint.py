@@ -19,7 +19,7 @@ from certify.game import Game
 from certify.search import split
 from certify.search.checkpoint import Checkpoint, decode, describe, encode, task_key
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, run_cli, run_here
 
 COMMAND = ["build", "optimal", "--pegs", "4", "--colors", "6", "--proof", "p.json.gz", "-o", "s.json"]
 
@@ -114,6 +114,18 @@ def _killed_and_resumed(tmp_path, command):
     assert len(list((stopped / "tasks").glob("task-*.json.gz"))) == tasks
     for name in ("s.json", "p.json.gz"):
         assert (stopped / name).read_bytes() == (whole / name).read_bytes(), name
+    # every task file gzipped, deterministically (the same bytes in both folders); smaller than its
+    # JSON but for the smallest (gzip's 18 bytes of header and trailer), and far smaller in all
+    sizes = []
+    for path in (whole / "tasks").glob("task-*"):
+        data = path.read_bytes()
+        assert path.name.endswith(".json.gz") and data[:2] == b"\x1f\x8b"
+        assert data == (stopped / "tasks" / path.name).read_bytes()
+        json = gzip.decompress(data)
+        assert orjson.loads(json) and (len(data) < len(json) or len(json) < 200)
+        sizes.append((len(data), len(json)))
+    gz, json = map(sum, zip(*sizes))
+    assert 4 * gz < json, (gz, json)
     return stopped
 
 
@@ -205,3 +217,154 @@ def test_a_proof_past_the_checkers_size_is_a_limit_not_the_checkpoints_fault(tmp
             exact.total(game, 4, at_max=True, first="at_max", run=run,
                         checkpoint=None if kept is None else str(kept))
         assert not isinstance(e.value, Inconsistent) and "inconsistent" not in str(e.value)
+
+
+# -- what a folder is bound to: the code of its tasks -------------------------------------------
+
+def test_the_fingerprint_covers_the_tasks_import_closure_and_only_it(tmp_path):
+    """The folder's code is the import closure of TASK_MODULES (the import graph test_imports reads,
+    the same modules): an edit outside it (a command, the renderer, the version) keeps the fingerprint,
+    one inside it (also a file reached by an import inside a function only) changes it."""
+    import shutil
+
+    import networkx as nx
+
+    from certify.codehash import code_fingerprint, import_closure, module_name
+    from certify.search.checkpoint import TASK_MODULES
+    from test_imports import import_graph
+
+    real = ROOT / "certify"
+    closure = import_closure(TASK_MODULES)
+    graph = import_graph()
+    expected = set(TASK_MODULES).union(*(nx.descendants(graph, m) for m in TASK_MODULES))
+    assert {module_name(p) for p in closure} == expected
+    names = [p.relative_to(real).as_posix() for p in closure]
+    assert names == sorted(names) and len(names) < len(list(real.rglob("*.py"))) / 3
+    for name in ("search/split.py", "search/total.py", "search/engine.py", "search/checkpoint.py", "game.py"):
+        assert name in names
+    for name in ("__init__.py", "render.py", "atlas.py", "commands/optimal.py", "distributed.py", "search/exact.py"):
+        assert name not in names
+
+    pkg = tmp_path / "certify"
+    shutil.copytree(real, pkg, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    base = code_fingerprint(TASK_MODULES, pkg)
+    assert base == code_fingerprint(TASK_MODULES) and len(base) == 16  # paths below the root: any copy
+
+    def edited(rel, text):
+        path = pkg / rel
+        before = path.read_bytes()
+        path.write_bytes(before + text.encode())
+        try:
+            return code_fingerprint(TASK_MODULES, pkg)
+        finally:
+            path.write_bytes(before)
+
+    for rel in ("render.py", "commands/optimal.py", "search/exact.py", "distributed.py", "__init__.py"):
+        assert edited(rel, "\n# a comment\n") == base, rel
+    assert edited("_version.py", "__version__ = '9.9'\n") == base  # a release alone keeps the tasks
+    changed = {edited(rel, "\n# a comment\n") for rel in ("search/split.py", "search/total.py", "certificate.py",
+                                                          "search/checkpoint.py", "codehash.py")}
+    assert base not in changed and len(changed) == 5
+    # a module imported only inside a function of a module of the closure joins it
+    (pkg / "lazy.py").write_text("X = 1\n")
+    assert code_fingerprint(TASK_MODULES, pkg) == base  # imported by none: not in it
+    split = pkg / "search" / "split.py"
+    split.write_bytes(split.read_bytes() + b"\n\ndef f():\n    if True:\n        from ..lazy import X\n")
+    assert pkg / "lazy.py" in import_closure(TASK_MODULES, pkg)
+    lazy = code_fingerprint(TASK_MODULES, pkg)
+    assert lazy != base and edited("lazy.py", "Y = 2\n") != lazy
+
+
+def test_a_task_whose_code_is_not_in_the_fingerprint_is_refused(tmp_path):
+    from certify.search import worst
+
+    run = Checkpoint(tmp_path, {"test": 1})
+    with pytest.raises(ValueError, match="not a task of TASK_MODULES"):
+        run(worst.first_guess_task, [])
+
+
+def test_an_old_format_folder_is_refused_in_one_line(tmp_path):
+    """A folder of checkpoint version 1 (bound to the whole package, plain JSON task files): refused,
+    in one line, never read."""
+    old = tmp_path / "old"
+    old.mkdir()
+    meta = {"format": "certify-search-checkpoint", "version": 1, "search": describe(Game(2, 4), None),
+            "code": "0.1.0/0123456789abcdef"}
+    (old / "checkpoint.json").write_bytes(orjson.dumps(meta))
+    (old / f"task-{'0' * 64}.json").write_bytes(b'{"t": [1, [], {"d": []}]}')
+    with pytest.raises(CertifyError, match="holds the checkpoint of an older format"):
+        Checkpoint(old, describe(Game(2, 4), None))
+    done = run_here("build", "optimal", "--pegs", "2", "--colors", "4", "--checkpoint", old, "-o", tmp_path / "s.json")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "holds the checkpoint of an older format" in done.stderr and not (tmp_path / "s.json").exists()
+    assert orjson.loads((old / "checkpoint.json").read_bytes()) == meta
+
+
+def _bomb(size: int) -> bytes:
+    """A gzip stream of ``size`` zero bytes, made without holding them."""
+    import io
+
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as f:
+        for _ in range(size >> 20):
+            f.write(bytes(1 << 20))
+    return out.getvalue()
+
+
+BROKEN = {  # a task file's gzipped bytes -> other bytes, each read as unreadable: computed again
+    "truncated": lambda data: data[:len(data) // 2],
+    "cut before its trailer": lambda data: data[:-4],
+    "a flipped byte": lambda data: data[:len(data) // 2] + bytes([data[len(data) // 2] ^ 0xFF]) + data[len(data) // 2 + 1:],
+    "a wrong CRC": lambda data: data[:-8] + bytes(4) + data[-4:],
+    "trailing garbage": lambda data: data + b"garbage",
+    "plain JSON": lambda data: gzip.decompress(data),
+    "empty": lambda data: b"",
+    "a gzip bomb": lambda data: _bomb(64 << 20),
+    "gzipped JSON that is not a result": lambda data: gzip.compress(b'{"t": [1]}'),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_a_broken_gzip_task_file_is_computed_again_and_the_bytes_are_the_same(tmp_path, monkeypatch, name):
+    import tracemalloc
+
+    from certify.search import checkpoint, exact
+
+    game = Game(2, 4)
+    fresh = exact.total(game, run=Checkpoint(tmp_path / "c", describe(game, None)), checkpoint=str(tmp_path / "c"))
+    tasks = sorted((tmp_path / "c").glob("task-*.json.gz"))
+    assert len(tasks) > 2
+    target = max(tasks, key=lambda p: p.stat().st_size)
+    good = target.read_bytes()
+    target.write_bytes(BROKEN[name](good))
+    monkeypatch.setattr(checkpoint, "MAX_TASK_BYTES", 1 << 20)  # the bomb: 64 times that
+    run = Checkpoint(tmp_path / "c", describe(game, None))
+    tracemalloc.start()
+    try:
+        again = exact.total(game, run=run, checkpoint=str(tmp_path / "c"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 32 << 20  # the bomb was not decompressed whole
+    assert (run.computed, run.reused) == (1, len(tasks) - 1)
+    assert again.data == fresh.data and again.strategy == fresh.strategy
+    assert target.read_bytes() == good  # written again, the same bytes
+
+
+def test_a_task_file_past_the_size_limit_is_computed_again(tmp_path, monkeypatch):
+    """A true task file whose JSON is longer than MAX_TASK_BYTES is not read (the limit holds for ours too)."""
+    from certify.search import checkpoint
+
+    calls = []
+
+    def task(x):
+        calls.append(x)
+        return [x] * 1000
+
+    run = Checkpoint(tmp_path, {"test": 1})
+    assert run(task, [(1,), (2,)]) == [[1] * 1000, [2] * 1000] and calls == [1, 2]
+    size = len(gzip.decompress((tmp_path / f"task-{task_key(task, (1,))}.json.gz").read_bytes()))
+    monkeypatch.setattr(checkpoint, "MAX_TASK_BYTES", size - 1)
+    assert run(task, [(1,), (2,)]) == [[1] * 1000, [2] * 1000] and calls == [1, 2, 1, 2]
+    monkeypatch.setattr(checkpoint, "MAX_TASK_BYTES", size)
+    assert run(task, [(1,), (2,)]) == [[1] * 1000, [2] * 1000] and calls == [1, 2, 1, 2]
