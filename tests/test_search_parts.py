@@ -77,6 +77,12 @@ def test_whole_proof_over_the_size_limit_names_the_option(monkeypatch):
     monkeypatch.setattr(verify_bound, "MAX_NODES", 18)
     with pytest.raises(CertifyError, match="could not be checked.*--max-nodes.*--proof-parts N"):
         exact.worst_case(Game(3, 5))
+    monkeypatch.undo()
+    # a limit parts do not lower (the work budget): no verdict, and no advice to cut the proof
+    monkeypatch.setattr(verify_bound, "MAX_PAIRS", 10)
+    with pytest.raises(CertifyError, match="could not be checked") as e:
+        exact.worst_case(Game(3, 5))
+    assert "--proof-parts" not in str(e.value)
 
 
 @pytest.mark.parametrize("args, words", [

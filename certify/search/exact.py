@@ -41,18 +41,16 @@ def _refused(what: str, error: str, state) -> Exception:
                         "nothing is shown as found; please report it")
 
 
-def _unchecked(report, what: str, parts: int | None = None) -> None:
+def _unchecked(report, what: str, too_big: bool = False) -> None:
     """Over a limit of its checker (memory, a ceiling): no verdict, so nothing is shown as found.
-    A whole proof over the checker's size or node limit is told how to be written in parts."""
+    A whole proof past the checker's size or node limit (``too_big``, from the proof itself) is
+    told how to be written in parts."""
     if report.status == 2:
         from ..errors import CertifyError
         from ..text import shown
 
-        hint = ""
-        size = any(words in (report.error or "") for words in ("larger than", "decompresses to more than"))
-        if what == "proof" and not parts and (size or (report.limit or {}).get("option") == "--max-nodes"):
-            hint = ("; a proof this big is checked in parts: run again with --proof-parts N (the API's "
-                    "proof_parts=N; with --checkpoint the finished tasks are kept)")
+        hint = ("; a proof this big is checked in parts: run again with --proof-parts N (the API's "
+                "proof_parts=N; with --checkpoint the finished tasks are kept)") if too_big else ""
         raise CertifyError(f"the {what} the search wrote could not be checked ({shown(report.error, 300)}): "
                            f"nothing is shown as found{hint}")
 
@@ -63,10 +61,14 @@ def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case"
     ``parts`` N, the proof is cut into about N part files and a main file (certify.proofparts,
     gzipped), each checked and the whole accepted by the checker's combining step: a proof past
     the checker's size or node limit as one file."""
+    from .. import verify_bound
     from ..optimality import check_written, check_written_parts
     from .proof import dumps
 
     data = dumps(result.proof)
+    # past these the checker refuses the whole file, and parts pass (the limits read at call time:
+    # the tests lower them)
+    too_big = len(data) > verify_bound.MAX_BYTES or len(result.proof["nodes"]) > verify_bound.MAX_NODES
     name = f"<{kind} {game.slug}>"
     if parts:
         import orjson
@@ -84,7 +86,7 @@ def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case"
         say(f"checking the proof ({len(data):,} bytes, {len(result.proof['nodes']):,} nodes) with the "
             "lower-bound checker")
         report = check_written(data, name, game.size)
-    _unchecked(report, "proof", parts)
+    _unchecked(report, "proof", too_big and not parts)
     if not report.valid:
         raise _refused("the proof the search wrote", report.error or report.line(), state)
     result.data, result.checked, result.work = data, report, report.checked.get("work", 0)
