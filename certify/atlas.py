@@ -368,32 +368,20 @@ def _check_one(job, jobs: int = 1):
 
 def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits: dict, parts, jobs: int = 1) -> dict:
     """_check_one of a split proof: the main file's bytes ``raw`` with its ``parts`` [(path, name,
-    expected sha256)], each part read once and checked one at a time (the memory of one file), or
-    in ``jobs`` processes."""
-    from . import verify_bound
+    expected sha256)], each part read once and its sha256 compared, then :func:`split_verdict`."""
     from .kinds import LOWER_BOUND
-    from .optimality import part_verdicts
 
-    limits = dict(limits, max_codes=limits.get("max_codes") or verify_bound.MAX_CODES)
-    main = verify_bound.verdict_bytes(raw, name, **limits)
-    del raw
-    verdicts, shas, read = [], {}, []
+    shas, read = {}, {}
     for path, part, expected in parts:
         try:
-            got = read_file(path, bases)
+            read[part] = read_file(path, bases)  # gzipped: the parts' bytes together are small
         except Unread as e:
             return {"file": name, "status": 2 if external else 1, "sha256": sha, "error": f"part {part}: {e}"}
-        shas[part] = hashlib.sha256(got).hexdigest()
+        shas[part] = hashlib.sha256(read[part]).hexdigest()
         if shas[part] != expected:
             return {"file": name, "status": 1, "sha256": sha,
                     "error": f"part {part}: its bytes are not those its manifest lists"}
-        if jobs > 1:
-            read.append((part, got))  # (checked together below: the memory of all the parts' bytes)
-        else:
-            verdicts.append(verify_bound.verdict_bytes(got, part, **limits))
-    if read:
-        verdicts = part_verdicts(read, limits, jobs)
-    report = verify_bound.combine(main, verdicts)
+    report = split_verdict(raw, name, read, jobs, **limits)
     if not report.valid:
         return {"file": name, "status": report.status, "sha256": sha, "error": report.error}
     extra = {"external": True} if external else {}
@@ -402,15 +390,16 @@ def _check_split(name: str, raw: bytes, sha: str, bases, external: bool, limits:
             "facts": [_fact_json(f) for f in facts], "parts": shas}
 
 
-def split_verdict(raw_main: bytes, main_name: str, parts: dict, max_codes=None, max_work=None, jobs: int = 1):
+def split_verdict(raw_main: bytes, main_name: str, parts: dict, jobs: int = 1, **limits):
     """The lower-bound checker's verdict on a split proof given as bytes (its main file, and
-    {part name: bytes}): every file checked (in ``jobs`` processes), the main claim accepted by the
-    combine rule. For ``python -m certify.search.atlas adopt --parts``: the search never imports a
-    checker itself."""
+    {part name: bytes}), within the checker's keyword ``limits``: every file checked (in ``jobs``
+    processes), the main claim accepted by the combine rule. The atlas's check of a listed split
+    proof, and ``python -m certify.search.atlas adopt --parts`` (the search never imports a
+    checker itself)."""
     from . import verify_bound
     from .optimality import part_verdicts
 
-    limits = {"max_codes": max_codes or verify_bound.MAX_CODES, "max_work": max_work}
+    limits = dict(limits, max_codes=limits.get("max_codes") or verify_bound.MAX_CODES)
     main = verify_bound.verdict_bytes(raw_main, main_name, **limits)
     return verify_bound.combine(main, part_verdicts(list(parts.items()), limits, jobs))
 

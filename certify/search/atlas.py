@@ -418,7 +418,8 @@ def adopt_split(main: str, parts_dir: str, command: str, folder: Path = FOLDER, 
         if Path(path).resolve() == Path(main).resolve():
             continue
         parts[Path(path).name] = atlas.read_file(Path(path), bases)
-    combined = atlas.split_verdict(raw_main, Path(main).name, parts, max_codes, max_work, jobs=atlas._cores())
+    combined = atlas.split_verdict(raw_main, Path(main).name, parts, atlas._cores(), max_codes=max_codes,
+                                   max_work=max_work)
     if not combined.valid:
         raise ValueError(f"{main}: {combined.error}")
     target = folder / name
