@@ -15,6 +15,10 @@ proven node; a node some strategy settles stops at its first failing guess but t
 classes. Sets met again elsewhere in the tree (memo hits) are counted each time, so the estimate
 leans high. The whole run asks needs(every code, k) for k from the counting bound + 1 up to D + 1;
 the estimate is given for each k so that the sum up to any D can be read off.
+
+The least-total search (:mod:`.total`, all of it the compiled branch and bound of :mod:`.engine`)
+is estimated by :func:`estimate_total`, on the same walk (:func:`walk`); its model is described
+there.
 """
 
 from __future__ import annotations
@@ -60,28 +64,54 @@ def _children(search, cands, k, proven: bool):
     return out, time.process_time() - start
 
 
+def walk(root, step, rng) -> tuple[float, float]:
+    """One random path down a tree (Knuth): ``step(node)`` is None where ``node`` is no node of the
+    search, else (nodes, seconds, options): what the node stands for (1, or the exact size of a
+    subtree searched whole) and its CPU seconds, and its children as a list whose items are
+    children or callables that give a list of the same kind (a choice in stages: a guess, then
+    one of its classes). One item is drawn uniformly at each stage, the weight multiplied by the
+    number there. Returns (estimated nodes, estimated CPU seconds)."""
+    node, weight, nodes, seconds = root, 1.0, 0.0, 0.0
+    while True:
+        got = step(node)
+        if got is None:
+            return nodes, seconds
+        count, cost, options = got
+        nodes += weight * count
+        seconds += weight * cost
+        while isinstance(options, list):
+            if not options:
+                return nodes, seconds
+            weight *= len(options)
+            options = options[int(rng.integers(len(options)))]
+            if callable(options):
+                options = options()
+        node = options
+
+
 def probe(search, k: int, rng, proven: bool = True) -> tuple[float, float]:
     """One random path from the root (every code, k): (estimated nodes, estimated CPU seconds)."""
-    cands, weight, nodes, seconds = search._every, 1.0, 0.0, 0.0
-    while True:
+    def step(node):
+        cands, k = node
         n = len(cands)
         if k <= 3 or n < k or n > search.count.N(k - 1):
-            return nodes, seconds
+            return None
         kids, cost = _children(search, cands, k, proven)
-        nodes += weight
-        seconds += weight * cost
-        if not kids:
-            return nodes, seconds
-        weight *= len(kids)
-        cands = kids[int(rng.integers(len(kids)))]
-        k -= 1
+        return 1, cost, [(child, k - 1) for child in kids]
+
+    return walk((search._every, k), step, rng)
 
 
-def _level(search, k, proven, probes, rng) -> dict:
-    got = np.array([probe(search, k, rng, proven) for _ in range(probes)])
+def _mean(draw, probes: int) -> dict:
+    """Mean and standard error of ``probes`` draws of (nodes, seconds)."""
+    got = np.array([draw() for _ in range(probes)])
     mean, err = got.mean(axis=0), got.std(axis=0, ddof=1) / math.sqrt(probes)
     return {"nodes": float(mean[0]), "nodes_stderr": float(err[0]),
             "cpu_seconds": float(mean[1]), "cpu_seconds_stderr": float(err[1])}
+
+
+def _level(search, k, proven, probes, rng) -> dict:
+    return _mean(lambda: probe(search, k, rng, proven), probes)
 
 
 def _sum(parts) -> dict:
@@ -107,7 +137,7 @@ def estimate(game, upto: int | None = None, probes: int = 20, seed: int = 0, at_
     search = WorstSearch(game)
     low = search.count.worst(search.space.n)
     rng = np.random.default_rng(seed)
-    out = {"game": game.to_json(), "counting_bound": low, "probes": probes, "seed": seed}
+    out = {"game": game.to_json(), "search": "worst", "counting_bound": low, "probes": probes, "seed": seed}
     if at_least is not None:
         row = _level(search, at_least, True, probes, rng)
         say(_line(game, f"the proof of >= {at_least}", row, probes))
