@@ -37,7 +37,8 @@ SOURCES = ("compiled.py", "aot.py", "search/engine.py", "search/kernel.py", "sea
 #: strategies_<name>): each has exactly one signature (the build checks; the strategies' kernel
 #: hands them read-only int64 arrays of guesses and candidates, see ``readonly`` there).
 EXPORTS = {
-    "engine": ("solve", "find", "rehash", "node_entries", "entries_batch", "orbit_reps", "stabilizer"),
+    "engine": ("solve", "find", "rehash", "node_entries", "entries_batch", "orbit_reps", "stabilizer",
+               "node_scan"),
     "kernel": ("class_sizes", "partition_hashes", "same_partitions", "perfect_split", "set_hashes",
                "find_map"),
     "wengine": ("wsolve", "wnode_entries"),

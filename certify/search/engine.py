@@ -757,6 +757,30 @@ def solve(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, swaps, 
 
 
 @njit(cache=True, nogil=True)
+def node_scan(fb, n_fb, win, dct, ctotal, ncap, mw, lexk, digits, colors, swaps, pa, pb, mask, pperms, pows,
+              vindex, nsym, fbc, n_fc, winc, gcache, cands, r):  # pragma: no cover
+    """(guesses, counting values) at a node (cands, r) as :func:`solve` scans it (r = -1: no
+    limit): one guess per orbit, less those with a class beyond N(r - 1) or, without a limit,
+    that leave S whole. For :mod:`.estimate`, which times it as the node's own work."""
+    n = cands.shape[0]
+    guesses = np.empty(fb.shape[0], dtype=np.int64)
+    m = guess_reps(cands, mask, swaps, pa, pb, colors, digits, pperms, pows, vindex, nsym, guesses, gcache)
+    rc = -1 if r < 0 else r - 1
+    limit = -1 if r < 0 else ncap[rc]
+    qall, big = _counting_values(fb, n_fb, win, dct, np.zeros(0, dtype=np.uint64), fbc, cands, guesses, m, mw,
+                                 lexk, ctotal, ncap, rc, limit, n_fc, winc)
+    k = 0
+    q = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        if (limit >= 0 and big[j] > limit) or (r < 0 and big[j] == n):
+            continue
+        guesses[k] = guesses[j]
+        q[k] = qall[j]
+        k += 1
+    return guesses[:k].copy(), q[:k].copy()
+
+
+@njit(cache=True, nogil=True)
 def _no_entries(E, e, bound, n, b, mw, lexk, r):  # pragma: no cover
     """Whether the proof node of a set of n secrets (memo entry e, or -1), bound ``bound``, r
     guesses left, has no guess entries: the search saw every code there refuted by counting, or
@@ -1274,6 +1298,13 @@ class Engine:
                              self.pool, bpool.astype(np.int64), boff, brs, bbounds, self.fbc, self.n_fc,
                              self.winc)
 
+    def scan(self, cands, r):
+        """(guesses, counting values) at (cands, r) as the search scans the node (:func:`node_scan`)."""
+        return node_scan(self.fb, self.n_fb, self.win, self.dct, self.ctotal, self.ncap, self.mw, self.lexk,
+                         self.digits, self.colors, self.swaps, self.pa, self.pb, self.mask, self.pperms,
+                         self.pows, self.vindex, self.nsym, self.fbc, self.n_fc, self.winc, self.gcache,
+                         cands, -1 if r is None else int(r))
+
     def entries(self, cands, r, bound):
         return node_entries(self.fb, self.n_fb, self.win, self.b, self.ctotal, self.dct, self.ncap,
                             self.mw, self.lexk, self.digits,
@@ -1296,6 +1327,7 @@ def warm_up() -> None:
     engine.lookup(every, None)
     engine.entries(every, None, engine.lookup(every, None)[0])
     engine.entries_batch([(every, None, engine.lookup(every, None)[0])])
+    engine.scan(every, None)
 
 
 if __name__ == "__main__":

@@ -157,3 +157,187 @@ def estimate(game, upto: int | None = None, probes: int = 20, seed: int = 0, at_
 def _line(game, what, row, probes) -> str:
     return (f"estimate {game.slug}, {what}: {row['nodes']:,.0f} ± {row['nodes_stderr']:,.0f} nodes, "
             f"{row['cpu_seconds']:,.1f} ± {row['cpu_seconds_stderr']:,.1f} s CPU ({probes} probes)")
+
+
+# -- the least-total search -------------------------------------------------------------------
+
+#: Sets of at most this many secrets are searched whole by the compiled search, on a memo of
+#: their own, at the node the probe reaches: their nodes and seconds are measured, not modelled.
+EXACT_SIZE = 40
+#: Levels of the greedy look-ahead in the model's value of a set (:meth:`TotalModel.value`).
+LOOKAHEAD = 1
+
+
+class TotalModel:
+    """The probe's model of :class:`.total.TotalSearch` (the compiled search from the root).
+
+    A node is (S, r, beta): a set, the guesses left (None: no limit) and the window the search
+    gives it. As the search, a set of 2 or fewer secrets, one no strategy settles within r, or one
+    whose counting bound reaches beta is no node. At a node, the guesses are the compiled
+    search's (one per orbit of the permutations it finds to fix S, :func:`.engine.guess_reps`)
+    with its counting values (:func:`.engine._counting_values`); its own seconds are measured
+    around those two calls. The search then tries the guesses in increasing counting value while
+    the value is below the best total found so far; the model takes that best to be
+    B = min(beta, V(S)), V the model's value of S (:meth:`value`): the children are the guesses
+    whose counting value q is below B, and under each, its classes of 3 or more secrets, each
+    given the window its counting bound + (B - q) (the slack the guess leaves, as if the classes
+    before it met their counting bounds). Sets of at most ``exact_size`` secrets are searched
+    whole by the compiled search with that window, their nodes and seconds counted as measured.
+    What the model leaves out: the memo (a set met twice is counted twice: high) and the
+    cut-offs of a guess whose first classes exceed their bounds (high); a value V below the true
+    one (guesses the search tries left out: low)."""
+
+    def __init__(self, search, exact_size: int = EXACT_SIZE, lookahead: int = LOOKAHEAD) -> None:
+        from .engine import Engine
+
+        self.search = search
+        self.engine = e = search.engine
+        self.exact = Engine(search.space, search.count, (search.weight, search.unit))
+        self.exact_size = max(exact_size, e.b + 1)
+        self.lookahead = lookahead
+        self._values: dict = {}
+
+    def counting(self, cands, r):
+        """(guesses, their counting values) at S with r guesses left, less those that cannot
+        help (a class beyond N(r - 1), or no split without a limit): the compiled search's scan."""
+        return self.engine.scan(cands, r)
+
+    def _base(self, n, r) -> int:
+        return int(self.search._quick(n, r))
+
+    def value(self, cands, r, depth: int | None = None) -> int:
+        """The model's value of S: the counting value of its first guess (the least, ties in code
+        order), with each class's counting bound replaced by the class's own value, ``lookahead``
+        levels down, the least counting value of a guess at the bottom (a set within reach of
+        counting alone: its counting bound). Between the counting bound and the total of the
+        greedy strategy that plays the first guess everywhere (what it tends to as lookahead
+        grows)."""
+        from .total import INFEASIBLE
+
+        n = len(cands)
+        depth = self.lookahead if depth is None else depth
+        if r is not None and (r <= 0 or n > self.search.count.N(r)):
+            return INFEASIBLE
+        if n <= 2:
+            return self._base(n, r)
+        if n <= self.exact_size:  # small: the compiled search's exact value (its memo kept)
+            return self.engine.solve(cands, r, INFEASIBLE)
+        key = (cands.tobytes(), r, depth)
+        found = self._values.get(key)
+        if found is not None:
+            return found
+        guesses, q = self.counting(cands, r)
+        if not len(q):
+            v = INFEASIBLE
+        elif depth == 0:
+            v = int(q.min())
+        else:
+            i = int(np.argmin(q))  # the first least: the search's first guess
+            rc = None if r is None else r - 1
+            labels = self.engine.fb[int(guesses[i])][cands]
+            v = int(q[i])
+            for f in np.unique(labels).tolist():
+                if f == self.engine.win:
+                    continue
+                child = cands[labels == f]
+                v += self.value(child, rc, depth - 1) - self._base(len(child), rc)
+            v = min(v, INFEASIBLE)
+        if len(self._values) < 100_000:
+            self._values[key] = v
+        return v
+
+    def step(self, node):
+        from .total import INFEASIBLE
+
+        cands, r, beta = node
+        n = len(cands)
+        if n <= 2 or (r is not None and (r <= 0 or n > self.search.count.N(r))):
+            return None
+        if self._base(n, r) >= beta:
+            return None
+        if n <= self.exact_size:
+            ex = self.exact
+            ex.st[:] = 0
+            ex.table[:] = 0
+            start = time.process_time()
+            ex.solve(cands, r, beta)
+            return int(ex.st[3]), time.process_time() - start, []
+        start = time.process_time()
+        guesses, q = self.counting(cands, r)
+        cost = time.process_time() - start
+        bound = min(beta, self.value(cands, r))
+        open_ = q < bound
+        first = int(np.argmin(q)) if len(q) else -1  # the first tried (stable order)
+        if first >= 0 and q[first] < beta:
+            open_[first] = True
+        open_ = np.flatnonzero(open_)
+        rc = None if r is None else r - 1
+        fb = self.engine.fb
+
+        def classes(g, qg, best):
+            # The search's order (smallest first, ties: lower feedback), each with the window
+            # left; the guess is cut off once its classes' values (the model's) reach the best.
+            labels = fb[g][cands]
+            sizes = np.bincount(labels, minlength=fb.shape[1] if fb.ndim > 1 else 0)
+            out, acc = [], qg
+            for f in np.argsort(sizes, kind="stable").tolist():
+                m = int(sizes[f])
+                if m < 3 or f == self.engine.win:
+                    continue  # (a class of 2 costs its counting bound, 3: no node)
+                child = cands[labels == f]
+                base = self._base(m, rc)
+                out.append((child, rc, min(base + best - acc, INFEASIBLE)))
+                acc += self.value(child, rc) - base
+                if acc >= best:
+                    break
+            return out
+
+        # The first guess is searched against beta itself (nothing better is known yet), the
+        # others against the best the model expects.
+        return 1, cost, [lambda g=int(guesses[i]), qg=int(q[i]), best=(beta if i == first else bound):
+                         classes(g, qg, best) for i in open_.tolist()]
+
+    def root(self):
+        from .total import INFEASIBLE
+
+        return (self.search._every, self.search.max_guesses, INFEASIBLE)
+
+
+def total_run(search, probes: int, rng, **model) -> dict:
+    """Estimated nodes and CPU seconds of ``search.solve()`` (a :class:`.total.TotalSearch`)."""
+    m = TotalModel(search, **model)
+    return _mean(lambda: walk(m.root(), m.step, rng), probes)
+
+
+def estimate_total(game, max_guesses: int | None = None, objective: str | None = None, probes: int = 20,
+                   seed: int = 0, say=lambda line: None, **model) -> dict:
+    """Estimated nodes and CPU seconds of the least-total search (``build optimal``, within
+    ``max_guesses`` D if given, for the counting ``objective`` of :data:`.split.OBJECTIVES`),
+    with their standard errors over ``probes`` random probes (seeded)."""
+    from ..errors import CertifyError
+    from .split import OBJECTIVES
+    from .total import TotalSearch
+
+    if probes < 2:
+        raise CertifyError(f"--probes must be at least 2 (a spread needs two probes), got {probes}")
+    if objective == "total":
+        objective = None
+    if objective not in OBJECTIVES:
+        raise CertifyError(f"--objective must be total, total,max-count or max-count,total, got {objective}")
+    at_max, first = OBJECTIVES[objective]
+    if at_max and max_guesses is None:
+        raise CertifyError(f"--objective {objective} counts the secrets at the maximum: give --max-guesses D")
+    search = TotalSearch(game, max_guesses, at_max=at_max, first=first)
+    n = search.space.n
+    low = search.count.total(n)
+    if max_guesses is not None and n > search.count.N(max_guesses):
+        raise CertifyError(f"no strategy solves {game} within {max_guesses} guesses (counting: "
+                           f"{max_guesses} guesses tell at most {search.count.N(max_guesses)} codes apart)")
+    rng = np.random.default_rng(seed)
+    row = total_run(search, probes, rng, **model)
+    name = objective or "total"
+    what = "the least total" + ("" if max_guesses is None else f" within {max_guesses}") + \
+        ("" if objective is None else f", objective {name}")
+    say(_line(game, what, row, probes))
+    return {"game": game.to_json(), "search": "total", "counting_bound": low, "probes": probes, "seed": seed,
+            "runs": [{"objective": name, "max_guesses": max_guesses, **row}]}
