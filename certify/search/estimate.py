@@ -164,8 +164,10 @@ def _line(game, what, row, probes) -> str:
 #: Sets of at most this many secrets are searched whole by the compiled search, on a memo of
 #: their own, at the node the probe reaches: their nodes and seconds are measured, not modelled.
 EXACT_SIZE = 40
-#: Levels of the greedy look-ahead in the model's value of a set (:meth:`TotalModel.value`).
-LOOKAHEAD = 1
+#: Levels of the greedy look-ahead in the model's value of a set (:meth:`TotalModel.value`); None:
+#: to the bottom (the greedy strategy's total). Measured (docs/exact-search.md): 1 level left 4x7's
+#: estimate 54x low (the windows too narrow), the whole greedy total within 2.5x of 4x4..4x7.
+LOOKAHEAD = None
 
 
 class TotalModel:
@@ -187,14 +189,14 @@ class TotalModel:
     cut-offs of a guess whose first classes exceed their bounds (high); a value V below the true
     one (guesses the search tries left out: low)."""
 
-    def __init__(self, search, exact_size: int = EXACT_SIZE, lookahead: int = LOOKAHEAD) -> None:
+    def __init__(self, search, exact_size: int = EXACT_SIZE, lookahead: int | None = LOOKAHEAD) -> None:
         from .engine import Engine
 
         self.search = search
         self.engine = e = search.engine
         self.exact = Engine(search.space, search.count, (search.weight, search.unit))
         self.exact_size = max(exact_size, e.b + 1)
-        self.lookahead = lookahead
+        self.lookahead = 10**9 if lookahead is None else lookahead
         self._values: dict = {}
 
     def counting(self, cands, r):
@@ -206,12 +208,11 @@ class TotalModel:
         return int(self.search._quick(n, r))
 
     def value(self, cands, r, depth: int | None = None) -> int:
-        """The model's value of S: the counting value of its first guess (the least, ties in code
-        order), with each class's counting bound replaced by the class's own value, ``lookahead``
-        levels down, the least counting value of a guess at the bottom (a set within reach of
-        counting alone: its counting bound). Between the counting bound and the total of the
-        greedy strategy that plays the first guess everywhere (what it tends to as lookahead
-        grows)."""
+        """The model's value of S: the total of the greedy strategy that plays the search's first
+        guess (the least counting value, ties in code order) at every set of more than
+        ``exact_size`` secrets and the optimum (the compiled search's) at the smaller ones; with
+        ``lookahead`` L, only L levels down, the least counting value of a guess below. An upper
+        bound on T(S) (L = None), the best the search holds after its first guess."""
         from .total import INFEASIBLE
 
         n = len(cands)
