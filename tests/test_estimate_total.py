@@ -61,7 +61,7 @@ def model_size(model, node):
     return total
 
 
-@pytest.mark.parametrize("game", [Game(3, 3, True), Game(2, 5, True), Game(3, 4, False)])
+@pytest.mark.parametrize("game", [Game(3, 3, True), Game(2, 5, True), Game(3, 4, True), Game(3, 4, False)])
 def test_the_probe_is_unbiased_over_every_path(game):
     # Knuth's estimator: the mean over all paths, weighted by their probability, is the tree's
     # size. Sets above 9 secrets modelled (not searched whole), so the tree has several levels.
