@@ -177,17 +177,17 @@ class TotalModel:
     gives it. As the search, a set of 2 or fewer secrets, one no strategy settles within r, or one
     whose counting bound reaches beta is no node. At a node, the guesses are the compiled
     search's (one per orbit of the permutations it finds to fix S, :func:`.engine.guess_reps`)
-    with its counting values (:func:`.engine._counting_values`); its own seconds are measured
-    around those two calls. The search then tries the guesses in increasing counting value while
-    the value is below the best total found so far; the model takes that best to be
-    B = min(beta, V(S)), V the model's value of S (:meth:`value`): the children are the guesses
-    whose counting value q is below B, and under each, its classes of 3 or more secrets, each
-    given the window its counting bound + (B - q) (the slack the guess leaves, as if the classes
-    before it met their counting bounds). Sets of at most ``exact_size`` secrets are searched
+    with its counting values (:func:`.engine.node_scan`, timed as the node's own seconds). The
+    search tries the guesses in increasing counting value while the value is below the best total
+    found so far: the model takes that best to be beta for the first guess and B = min(beta, V(S))
+    for the others, V the model's value of S (:meth:`value`, the greedy total, an upper bound).
+    The children are the guesses whose counting value q is below it (the first one always, if
+    below beta) and under each, its classes of 3 or more secrets in the search's order, each
+    given the window left (its counting bound + best - the guess's value so far), until the
+    classes' values (V) use up the window. Sets of at most ``exact_size`` secrets are searched
     whole by the compiled search with that window, their nodes and seconds counted as measured.
-    What the model leaves out: the memo (a set met twice is counted twice: high) and the
-    cut-offs of a guess whose first classes exceed their bounds (high); a value V below the true
-    one (guesses the search tries left out: low)."""
+    What the model leaves out: the memo (a set met twice is counted twice: high) and better
+    guesses found later, which narrow the windows (high); where V errs, the windows err with it."""
 
     def __init__(self, search, exact_size: int = EXACT_SIZE, lookahead: int | None = LOOKAHEAD) -> None:
         from .engine import Engine
