@@ -122,10 +122,24 @@ def read_proof(path) -> tuple[dict, bool]:
     return doc, gz
 
 
+#: A part past this share of the lower-bound checker's limits (bytes of JSON, nodes) is cut again
+#: below its root: ``parts`` is a floor, and the closure of one root (with the nodes it shares with
+#: others) can hold most of a proof (4x9's least total: one of 34 parts past 128 MiB).
+PART_SHARE = (3, 4)
+
+
+def _part_limits() -> tuple[int, int]:
+    from .verify_bound import MAX_BYTES, MAX_NODES
+
+    num, den = PART_SHARE
+    return MAX_BYTES * num // den, MAX_NODES * num // den
+
+
 def split(doc: dict, depth: int | None = None, parts: int | None = None, gz: bool = False):
     """(main bytes, [part bytes]) for a proof document, cut at ``depth`` or into about ``parts``
     parts; each part's bytes as written (gzip when ``gz``). A proof too small to cut gives no part
-    (and the main file is the proof, renumbered)."""
+    (and the main file is the proof, renumbered). A part over :data:`PART_SHARE` of the checker's
+    limits is not written: its root joins the main file and its children become parts."""
     game, claims, nodes = doc["game"], doc["claims"], doc["nodes"]
     pegs, colors = game["pegs"], game["colors"]
     n = verify._n_codes(pegs, colors, game["repetition"])
@@ -174,25 +188,14 @@ def split(doc: dict, depth: int | None = None, parts: int | None = None, gz: boo
             keep.add(j)
             offer(j)
     # the lemma roots: nodes outside M referenced from M; a node whose bound the claims cannot state
-    # for a part (a worst-case bound 0; with "first": "at_max", a vacuous node's huge cost) stays in M
-    while True:
-        roots = sorted({j for i in keep for _, _, ref in _refs(nodes[i])
-                        for j in [_target(ref)[0]] if j is not None and j not in keep})
-        stay = set()
-        for r in roots:
-            try:
-                _part_claims(claims, nodes[r]["bound"], n)
-            except CertifyError:
-                stay.add(r)
-        if not stay:
-            break
-        keep |= stay
-    # path and permutation of each node on the way to a root: S_j = Q_j^-1(the class the path reaches)
-    base = doc.get("root") or {}
-    path_of = {0: [list(step) for step in base.get("path", [])]}
-    perm_of = {0: base.get("perm") or _identity(pegs, colors)}
+    # for a part (a worst-case bound 0; with "first": "at_max", a vacuous node's huge cost) stays in M;
+    # a root whose part is over the limits (_part_limits) joins M too, and the roots are found again
+    most_bytes, most_nodes = _part_limits()
+    path_of = {0: [list(step) for step in (doc.get("root") or {}).get("path", [])]}
+    perm_of = {0: (doc.get("root") or {}).get("perm") or _identity(pegs, colors)}
 
     def locate(j):
+        # path and permutation of each node on the way to a root: S_j = Q_j^-1(the class the path reaches)
         chain = []
         while j not in path_of:
             chain.append(j)
@@ -206,26 +209,55 @@ def split(doc: dict, depth: int | None = None, parts: int | None = None, gz: boo
 
     meta = {k: v for k, v in doc.items() if k in ("generator",)}
     head = {"format": doc["format"], "game": game, "version": doc["version"], **meta}
+    written = {}  # root -> its part's bytes (a root's part does not change when others are cut)
+    while True:
+        while True:
+            roots = sorted({j for i in keep for _, _, ref in _refs(nodes[i])
+                            for j in [_target(ref)[0]] if j is not None and j not in keep})
+            stay = set()
+            for r in roots:
+                try:
+                    _part_claims(claims, nodes[r]["bound"], n)
+                except CertifyError:
+                    stay.add(r)
+            if not stay:
+                break
+            keep |= stay
+        over = set()
+        for r in roots:
+            if r in written:
+                continue
+            closure, todo = {r}, [r]
+            while todo:
+                i = todo.pop()
+                for _, _, ref in _refs(nodes[i]):
+                    j = _target(ref)[0]
+                    if j is not None and j not in closure:
+                        closure.add(j)
+                        todo.append(j)
+            order = sorted(closure)
+            if len(order) > 1 and len(order) > most_nodes:
+                over.add(r)
+                continue
+            path, perm = locate(r)
+            root = {"path": path}
+            if perm != _identity(pegs, colors):
+                root["perm"] = perm
+            part = dict(head, claims=_part_claims(claims, nodes[r]["bound"], n), root=root,
+                        nodes=_renumber(nodes, order, {j: k for k, j in enumerate(order)}, {}),
+                        comment=f"a part of a split proof: node {r} of the original, with its {len(order)} nodes")
+            text = _dumps(part)
+            if len(order) > 1 and len(text) > most_bytes:
+                over.add(r)
+                continue
+            written[r] = _pack(text, gz)
+        if not over:
+            break
+        keep |= over  # cut again below them
     lemma = {}  # root -> (sha256, bound)
     out = []
     for r in roots:
-        closure, todo = {r}, [r]
-        while todo:
-            i = todo.pop()
-            for _, _, ref in _refs(nodes[i]):
-                j = _target(ref)[0]
-                if j is not None and j not in closure:
-                    closure.add(j)
-                    todo.append(j)
-        order = sorted(closure)
-        path, perm = locate(r)
-        root = {"path": path}
-        if perm != _identity(pegs, colors):
-            root["perm"] = perm
-        part = dict(head, claims=_part_claims(claims, nodes[r]["bound"], n), root=root,
-                    nodes=_renumber(nodes, order, {j: k for k, j in enumerate(order)}, {}),
-                    comment=f"a part of a split proof: node {r} of the original, with its {len(order)} nodes")
-        data = _pack(_dumps(part), gz)
+        data = written[r]
         lemma[r] = (hashlib.sha256(data).hexdigest(), nodes[r]["bound"])
         out.append(data)
     order = sorted(keep)

@@ -82,6 +82,30 @@ def test_a_split_of_a_small_proof_proves_its_claim(name, how):
     assert not alone.valid and alone.status == 1 and "no part was given" in alone.error
 
 
+@pytest.mark.parametrize("limit", ["bytes", "nodes"])
+def test_a_part_over_the_limits_is_cut_again_below_its_root(monkeypatch, limit):
+    """--parts N is a floor: a part whose closure is over PART_SHARE of the checker's limits (here
+    lowered) is not written; its root joins the main file and its children become parts. 4x9's
+    least total had one of 34 parts past the checker's 128 MiB, refused: nothing shown."""
+    from certify import proofparts
+
+    doc = load(BOUNDS / "total-4x4.json")
+    main0, parts0 = split(doc, parts=3)
+    sizes = sorted((len(p), len(json.loads(p)["nodes"])) for p in parts0)
+    cap = {"bytes": (sizes[-1][0] - 1, 10**9), "nodes": (10**12, sizes[-1][1] - 1)}[limit]
+    monkeypatch.setattr(proofparts, "_part_limits", lambda: cap)
+    main, parts = split(doc, parts=3)
+    assert len(parts) > len(parts0)
+    for p in parts:  # every part within the lowered limits, unless it is one node (no cut below)
+        n = len(json.loads(p)["nodes"])
+        assert n == 1 or (len(p) <= cap[0] and n <= cap[1])
+    report = combined(main, parts)
+    assert report.valid and report.claims == whole(BOUNDS / "total-4x4.json").claims, report.error
+    # limits no part reaches: the bytes of the plain split
+    monkeypatch.setattr(proofparts, "_part_limits", lambda: (10**12, 10**9))
+    assert split(doc, parts=3) == (main0, parts0)
+
+
 def test_the_same_input_gives_the_same_bytes():
     doc = load(BOUNDS / "total-4x4-max4.json")
     assert split(doc, depth=2) == split(load(BOUNDS / "total-4x4-max4.json"), depth=2)
