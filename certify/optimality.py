@@ -31,6 +31,12 @@ def check_written(raw: bytes, name: str, codes: int):
                                     max_work=verify_bound.MAX_PAIRS)
 
 
+def too_big_whole(size: int, nodes: int) -> bool:
+    """Whether a proof of ``size`` bytes of JSON and ``nodes`` nodes is past the lower-bound
+    checker's limits as one file (it passes only in parts: --proof-parts)."""
+    return size > verify_bound.MAX_BYTES or nodes > verify_bound.MAX_NODES
+
+
 def _part_verdict(item, limits: dict):
     name, raw = item
     return verify_bound.verdict_bytes(raw, name, **limits)

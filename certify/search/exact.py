@@ -61,14 +61,11 @@ def _check_proof(result: Result, game, say, state=None, kind: str = "worst-case"
     ``parts`` N, the proof is cut into about N part files and a main file (certify.proofparts,
     gzipped), each checked and the whole accepted by the checker's combining step: a proof past
     the checker's size or node limit as one file."""
-    from .. import verify_bound
-    from ..optimality import check_written, check_written_parts
+    from ..optimality import check_written, check_written_parts, too_big_whole
     from .proof import dumps
 
     data = dumps(result.proof)
-    # past these the checker refuses the whole file, and parts pass (the limits read at call time:
-    # the tests lower them)
-    too_big = len(data) > verify_bound.MAX_BYTES or len(result.proof["nodes"]) > verify_bound.MAX_NODES
+    too_big = too_big_whole(len(data), len(result.proof["nodes"]))  # then parts pass where the whole does not
     name = f"<{kind} {game.slug}>"
     if parts:
         import orjson
