@@ -9,6 +9,7 @@ import fcntl
 import os
 import re
 import select
+import signal
 import subprocess
 import sys
 import termios
@@ -223,6 +224,10 @@ class Terminal:
 
         def setup():
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+            # Ctrl-C as at an interactive shell: a suite started in the background of a
+            # non-interactive shell (`bash -c 'make test &'`) passes SIGINT ignored to its children,
+            # and Python then installs no KeyboardInterrupt handler (the Ctrl-C case hung 60 s).
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
 
         self.proc = subprocess.Popen([sys.executable, "-m", "certify", *map(str, args)], stdin=slave,
                                      stdout=slave, stderr=slave, cwd=ROOT, start_new_session=True,
