@@ -18,7 +18,7 @@ from pathlib import Path
 PACKAGE = "certify"
 ROOT = Path(__file__).resolve().parent
 
-__all__ = ["code_fingerprint", "import_closure", "module_name"]
+__all__ = ["code_fingerprint", "files_fingerprint", "import_closure", "module_name"]
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -82,13 +82,18 @@ def import_closure(modules, root: Path = ROOT) -> list[Path]:
 
 
 def code_fingerprint(modules, root: Path = ROOT) -> str:
-    """16 hex digits of the sha256 over the files of :func:`import_closure`, each with its path.
+    """16 hex digits of the sha256 over the files of :func:`import_closure` (:func:`files_fingerprint`)."""
+    return files_fingerprint(import_closure(modules, root), root)
+
+
+def files_fingerprint(files, root: Path = ROOT) -> str:
+    """16 hex digits of the sha256 over ``files`` (an import closure), each with its path.
 
     The package's version (certify/_version.py) is left out: it is a label written into a proof's
     header by whoever stitches the proof, never into a task's result, and a release that changes
     no file of the closure changes no task."""
     digest = hashlib.sha256()
-    for path in import_closure(modules, root):
+    for path in files:
         rel = path.relative_to(root).as_posix()
         if rel == "_version.py":
             continue

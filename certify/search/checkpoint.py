@@ -89,14 +89,15 @@ class Checkpoint:
     ``inner`` runs a batch of tasks (a Dask cluster's run), or None: one at a time here."""
 
     def __init__(self, folder, search: dict, inner=None, say=None) -> None:
-        from ..codehash import code_fingerprint, import_closure, module_name
+        from ..codehash import files_fingerprint, import_closure, module_name
 
         self.folder = Path(folder)
         self.inner = inner
         self.say = say or (lambda line: None)
         self.reused = self.computed = 0
-        self.modules = {module_name(p) for p in import_closure(TASK_MODULES)}
-        code = {"modules": list(TASK_MODULES), "sha256": code_fingerprint(TASK_MODULES)}
+        files = import_closure(TASK_MODULES)  # read once: the tasks' modules and the folder's key
+        self.modules = {module_name(p) for p in files}
+        code = {"modules": list(TASK_MODULES), "sha256": files_fingerprint(files)}
         meta = {"format": "certify-search-checkpoint", "version": VERSION, "search": search, "code": code}
         path = self.folder / META
         if path.exists():
