@@ -903,18 +903,7 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
             codes.append(x)
             kinds.append(-1)
             break
-        # Keep only the children the bound needs: drop the smallest extras while they fit in
-        # the spare (ties: lower feedback first).
-        spare = total - bound
-        while True:
-            pick = -1
-            for f in range(n_fb):
-                if extra[f] > 0 and (pick < 0 or extra[f] < extra[pick]):
-                    pick = f
-            if pick < 0 or extra[pick] > spare:
-                break
-            spare -= extra[pick]
-            extra[pick] = 0
+        _keep_needed(extra, n_fb, total - bound)
         at = len(codes)
         codes.append(x)
         kinds.append(1)
@@ -930,6 +919,32 @@ def node_entries(fb, n_fb, win, b, ctotal, dct, ncap, mw, lexk, digits, colors, 
                     cpool.append(part[i])
         for s in cands:
             sz[row[s]] = 0
+    return _packed_entries(codes, kinds, c_at, c_f, c_start, c_len, c_lb, c_leaf, cpool, blk, full, rep, cands,
+                           mask, digits, colors, pperms, pows, vindex)
+
+
+@njit(cache=True, nogil=True)
+def _keep_needed(extra, n_fb, spare):  # pragma: no cover
+    """Keep only the children a node's bound needs (shared by :func:`node_entries` and the
+    weighted twin): zero the smallest extras while they fit in the spare (ties: lower feedback
+    first)."""
+    while True:
+        pick = -1
+        for f in range(n_fb):
+            if extra[f] > 0 and (pick < 0 or extra[f] < extra[pick]):
+                pick = f
+        if pick < 0 or extra[pick] > spare:
+            return
+        spare -= extra[pick]
+        extra[pick] = 0
+
+
+@njit(cache=True, nogil=True)
+def _packed_entries(codes, kinds, c_at, c_f, c_start, c_len, c_lb, c_leaf, cpool, blk, full, rep, cands, mask,
+                    digits, colors, pperms, pows, vindex):  # pragma: no cover
+    """A node's entries, gathered in lists, as the arrays :func:`node_entries` returns (shared
+    with the weighted twin), with the peg and colour permutations that take each code to its
+    orbit's representative when peg permutations join the orbits."""
     children = np.empty((len(c_at), 6), dtype=np.int64)
     for i in range(len(c_at)):
         children[i, 0] = c_at[i]

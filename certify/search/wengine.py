@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 from ..compiled import njit
 
-from .engine import (BEST, EXACT, FULL, LB, MINQ, NODES, OVERFLOW, Engine, _full_orbits, _perms_to_rep, _store,
-                     blocks, canonical_codes, find, guess_reps)
+from .engine import (BEST, EXACT, FULL, LB, MINQ, NODES, OVERFLOW, Engine, _full_orbits, _keep_needed,
+                     _packed_entries, _store, blocks, canonical_codes, find, guess_reps)
 
 #: Above any weighted total met (weights x guesses stay below 2^62).
 WINF = 1 << 62
@@ -290,18 +290,7 @@ def wnode_entries(fb, n_fb, win, ctotal, digits, colors, swaps, pa, pb, mask, pp
             codes.append(x)
             kinds.append(-1)
             break
-        # Keep only the children the bound needs: drop the smallest extras while they fit in
-        # the spare (ties: lower feedback first).
-        spare = total - bound
-        while True:
-            pick = -1
-            for f in range(n_fb):
-                if extra[f] > 0 and (pick < 0 or extra[f] < extra[pick]):
-                    pick = f
-            if pick < 0 or extra[pick] > spare:
-                break
-            spare -= extra[pick]
-            extra[pick] = 0
+        _keep_needed(extra, n_fb, total - bound)
         at = len(codes)
         codes.append(x)
         kinds.append(1)
@@ -315,27 +304,8 @@ def wnode_entries(fb, n_fb, win, ctotal, digits, colors, swaps, pa, pb, mask, pp
                 c_leaf.append(leaf[f])
                 for i in range(start[f], start[f] + sz[f]):
                     cpool.append(part[i])
-    children = np.empty((len(c_at), 6), dtype=np.int64)
-    for i in range(len(c_at)):
-        children[i, 0] = c_at[i]
-        children[i, 1] = c_f[i]
-        children[i, 2] = c_start[i]
-        children[i, 3] = c_len[i]
-        children[i, 4] = c_lb[i]
-        children[i, 5] = c_leaf[i]
-    out_pool = np.empty(len(cpool), dtype=np.int64)
-    for i in range(len(cpool)):
-        out_pool[i] = cpool[i]
-    out_codes = np.empty(len(codes), dtype=np.int64)
-    out_kinds = np.empty(len(codes), dtype=np.int64)
-    for i in range(len(codes)):
-        out_codes[i] = codes[i]
-        out_kinds[i] = kinds[i]
-    psig = np.zeros((0, digits.shape[1]), dtype=np.int64)
-    ptau = np.zeros((0, colors), dtype=np.int64)
-    if full:
-        psig, ptau = _perms_to_rep(cands, mask, digits, colors, pperms, pows, vindex, blk, rep)
-    return out_codes, out_kinds, blk, children, out_pool, full, rep, psig, ptau
+    return _packed_entries(codes, kinds, c_at, c_f, c_start, c_len, c_lb, c_leaf, cpool, blk, full, rep, cands,
+                           mask, digits, colors, pperms, pows, vindex)
 
 
 class WeightedSearch(Engine):
