@@ -957,8 +957,12 @@ def add(names, root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, max
 
     table = orjson.loads(read_file(table_path, _bases(root) + [table_path.parent], MAX_MANIFEST_BYTES))
     problems: list = []
-    jobs = {job[0]: job for job, _ in _jobs(root, problems, _limits_kwargs(max_codes, max_work), EXTERNAL_STORE)
-            if job is not None}
+    listed = list(_jobs(root, problems, _limits_kwargs(max_codes, max_work), EXTERNAL_STORE))
+    jobs = {job[0]: job for job, _ in listed if job is not None}
+    # The external entries with no file, as the external index lists them now (an entry adopted
+    # into the repository has left it).
+    table["unchecked"] = [_fact_json(f) for job, (name, entry) in listed if job is None
+                          for f in _external_facts(name, entry)]
     for name in names:
         if name not in jobs:
             raise ValueError(f"{name}: listed by no manifest of certificates/ (adopt it first)")

@@ -221,6 +221,22 @@ def add_external(file: str, command: str, folder: Path = ROOT, check: str | None
     return 0
 
 
+def drop_external(name: str, folder: Path = ROOT) -> bool:
+    """Take ``name`` out of certificates/external/index.json (it is committed now: the atlas's
+    adopt); True if it was listed."""
+    from .files import write_output
+
+    index = _external(folder)
+    listed = False
+    for key in ("certificates", "proofs"):
+        kept = [e for e in index.get(key, []) if e["file"] != name]
+        listed |= len(kept) != len(index.get(key, []))
+        index[key] = kept
+    if listed:
+        write_output(folder / EXTERNAL, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    return listed
+
+
 def verify_external(where: str, folder: Path = ROOT) -> int:
     """Verify the listed big certificates and proofs found in ``where`` against their entries."""
     from . import verify, verify_bound

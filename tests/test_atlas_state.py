@@ -177,6 +177,26 @@ def test_catalog_add_external_keeps_the_rule(tmp_path):
     assert atlas._external_facts(entry["file"], entry)[0][0] == "2x4-black"
 
 
+def test_an_adopted_external_file_leaves_the_external_index_and_the_unchecked_list(tmp_path, monkeypatch):
+    """A file listed as external (too big to commit, no file here: "external, unchecked") that is
+    then committed (adopt calls catalog.drop_external) is no longer listed as unchecked once the
+    table is written again by atlas.add, which reads the external index as it is now."""
+    from certify import catalog
+
+    monkeypatch.setattr(atlas, "EXTERNAL_STORE", tmp_path / "store")
+    root = _3x3(tmp_path)
+    (root / "external").mkdir()
+    assert catalog.add_external(str(CERTS / "atlas" / "worst-case-2x2-norep.json"), "certify bound ...", folder=root) == 0
+    path, table = _cached(tmp_path, root)
+    assert [u[:4] for u in table["unchecked"]] == [["2x2-norep", "worst", "lower", 2]]
+    assert "external, unchecked: 2x2-norep worst" in atlas.text(table)
+    assert catalog.drop_external("worst-case-2x2-norep.json", folder=root) is True
+    assert catalog.drop_external("worst-case-2x2-norep.json", folder=root) is False
+    table = atlas.add([], root, path, doc=tmp_path / "none.md")
+    assert table["unchecked"] == [] and "external, unchecked" not in atlas.text(table)
+    assert orjson.loads((root / "external" / "index.json").read_bytes())["proofs"] == []
+
+
 @pytest.mark.parametrize("hostile", ["manifest-dev-zero", "symlink-dev-zero", "fifo", "symlink-out"])
 def test_no_device_fifo_or_outside_symlink_is_read(tmp_path, hostile):
     """Row: a cell's file, a manifest entry or a committed symlink naming /dev/zero; a FIFO in

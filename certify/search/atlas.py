@@ -381,10 +381,15 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
             raise ValueError(f"{path}: not the bytes certify writes under this name (write it with -o {name})")
     entry = _entry(target, "strategy" if kind == STRATEGY else "proof", command, {"cpu": cpu_seconds})
     entry["adopted"] = True  # committed by choice: externalise never moves it out, whatever its size
+    # (and out of the external index if it was listed there: see drop_external below)
     if check is not None:
         entry["check"] = check
     manifest["files"] = [e for e in manifest["files"] if e["file"] != target.name] + [entry]
     _save(manifest, folder)
+    if folder == FOLDER:
+        from .. import catalog
+
+        catalog.drop_external(name)  # committed now: no longer looked for in the external store
     if table and folder == FOLDER:
         atlas.add([f"atlas/{name}"], max_codes=max_codes, max_work=max_work)
     return entry
