@@ -1082,7 +1082,7 @@ def _proof(result, kind: str, game) -> Bound:
 @_in_api_words
 def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str = "worst",
           max_guesses: int | None = None, feedback: str = "black-white", checkpoint=None,
-          checkpoint_every: float = 300.0, proof_parts: int | None = None) -> Bound:
+          checkpoint_every: float = 300.0, proof_parts: int | None = None, at_least: int | None = None) -> Bound:
     """Prove what every strategy needs (``certify bound``): ``kind='worst'``, the least worst case
     ("every strategy needs >= D guesses for some secret"); ``kind='total'``, the least total of
     guesses (among strategies within ``max_guesses``), with ``strategy``, a certificate meeting it.
@@ -1091,7 +1091,9 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
     saved there every ``checkpoint_every`` seconds and read back by the next call (hints only: a
     damaged or forged file costs time or raises, never a false bound). ``proof_parts`` N: the
     proof cut into about N parts and checked so (``--proof-parts``): for a proof past the
-    checker's size or node limit as one file."""
+    checker's size or node limit as one file. ``at_least`` K (``--at-least K``): prove only that
+    every strategy needs >= K (kind='worst': guesses for some secret; kind='total': guesses in
+    total, within ``max_guesses``), without looking for the optimum; no ``strategy``."""
     from .search import exact
 
     if kind not in ("worst", "total"):
@@ -1104,7 +1106,12 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
     if isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, (int, float)) or not checkpoint_every > 0:
         raise CertifyError(f"checkpoint_every must be a number of seconds > 0, got {shown(repr(checkpoint_every), 40)}")
     game = _game(pegs, colors, no_repetition, feedback)
-    _positive(max_guesses, "max_guesses"), _positive(proof_parts, "proof_parts")
+    _positive(max_guesses, "max_guesses"), _positive(proof_parts, "proof_parts"), _positive(at_least, "at_least")
+    if at_least is not None and kind == "total":
+        return _proof(exact.total_at_least(game, at_least, max_guesses, parts=proof_parts), "total", game)
+    if at_least is not None:
+        kept = {} if checkpoint is None else {"checkpoint": (os.fspath(checkpoint), float(checkpoint_every))}
+        return _proof(exact.at_least(game, at_least, parts=proof_parts, **kept), "worst-case", game)
     if kind == "worst":
         kept = {} if checkpoint is None else {"checkpoint": (os.fspath(checkpoint), float(checkpoint_every))}
         return _proof(exact.worst_case(game, parts=proof_parts, **kept), "worst-case", game)

@@ -107,5 +107,36 @@ def test_at_least_proves_a_lower_bound_without_the_whole_search(tmp_path):
     run = certify("bound", "--pegs", "4", "--colors", "6", "--worst", "--at-least", "6", "-o", tmp_path / "x.json")
     assert run.returncode == 2 and "some strategy for 4x6 never needs more than 5 guesses" in run.stderr
     assert not (tmp_path / "x.json").exists()
-    run = certify("bound", "--pegs", "3", "--colors", "3", "--total", "--at-least", "4", "-o", tmp_path / "x.json")
-    assert run.returncode == 2 and "--at-least goes with --worst" in run.stderr
+
+
+def test_total_at_least_proves_a_lower_bound_on_the_total_and_nothing_above_the_least(tmp_path):
+    """`bound --total --at-least K` (the API's at_least=K): "every strategy needs >= K guesses in
+    total" alone, a narrower interval where the whole search is too long. 3x4's least total is 206
+    (published; 206 within 4 too): 200 and 206 are proven, with --max-guesses among strategies
+    within D; 207 is refused with the least total the search found, and no file is written. The
+    API writes the CLI's bytes; the checker reads the claim as a lower bound, not the optimum."""
+    from certify import api
+
+    for k, limit in ((200, None), (206, None), (206, 4)):
+        proof = tmp_path / f"t{k}-{limit}.json"
+        extra = () if limit is None else ("--max-guesses", str(limit))
+        run = certify("bound", "--pegs", "3", "--colors", "4", "--total", "--at-least", str(k), *extra, "-o", proof)
+        assert run.returncode == 0, run.stderr
+        doc = json.loads(proof.read_bytes())
+        assert doc["claims"] == ({"total": k} if limit is None else {"total": k, "max_guesses": limit})
+        check = certify("verify", proof)
+        assert check.returncode == 0 and f"needs >= {k} guesses in total" in check.stdout, check.stdout
+        assert api.bound(3, 4, kind="total", at_least=k, max_guesses=limit).data == proof.read_bytes()
+    strategy = tmp_path / "s.json"
+    assert certify("build", "optimal", "--pegs", "3", "--colors", "4", "-o", strategy).returncode == 0
+    check = certify("verify", strategy, "--optimal", tmp_path / "t200-None.json")
+    assert check.returncode != 0 and "206" in check.stdout + check.stderr
+    run = certify("bound", "--pegs", "3", "--colors", "4", "--total", "--at-least", "207", "-o", tmp_path / "x.json")
+    assert run.returncode == 2 and "the least total for 3x4 is 206, below 207: no proof of 207" in run.stderr
+    assert not (tmp_path / "x.json").exists()
+    run = certify("bound", "--pegs", "3", "--colors", "4", "--total", "--at-least", "300", "--max-guesses", "3",
+                  "-o", tmp_path / "x.json")
+    assert run.returncode != 0 and "within 3" in run.stderr and not (tmp_path / "x.json").exists()
+    run = certify("bound", "--pegs", "3", "--colors", "4", "--total", "--at-least", "200", "--strategy-out",
+                  strategy, "-o", tmp_path / "x.json")
+    assert run.returncode == 2 and "no --strategy-out" in run.stderr

@@ -21,8 +21,6 @@ def cmd_bound(args) -> int:
     if args.worst and args.max_guesses is not None:
         raise CertifyError("--max-guesses goes with --total (--worst finds the least worst case itself)")
     at_least = getattr(args, "at_least", None)
-    if at_least is not None and not args.worst:
-        raise CertifyError("--at-least goes with --worst")
     if at_least is not None and args.strategy_out:
         raise CertifyError("--at-least proves a bound only: no --strategy-out")
     checkpoint = getattr(args, "checkpoint", None)
@@ -50,7 +48,10 @@ def cmd_bound(args) -> int:
     with _cluster(args.workers, None if args.workers else address, args.quiet, say) as run:
         if run is not None:
             kept["run"] = run
-        if at_least is not None:
+        if at_least is not None and args.total:
+            result = exact.total_at_least(game, at_least, args.max_guesses, progress=not args.quiet, say=say,
+                                          parts=parts)
+        elif at_least is not None:
             result = exact.at_least(game, at_least, progress=not args.quiet, say=say, parts=parts, **kept)
         elif args.worst:
             result = exact.worst_case(game, progress=not args.quiet, say=say, strategy=bool(args.strategy_out),
@@ -166,7 +167,9 @@ def register(sub) -> None:
                    help="--total among strategies that never use more than D guesses")
     p.add_argument("--at-least", type=positive, metavar="K",
                    help="--worst: prove only that every strategy needs >= K, without looking for the least "
-                        "worst case (for games whose whole search is too long)")
+                        "worst case; --total: only that every strategy needs >= K guesses in total (with "
+                        "--max-guesses D, among those within D), without looking for the least total (for "
+                        "games whose whole search is too long: a narrower interval)")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the proof written (.json, or .json.gz gzipped; - for standard output); required")
     p.add_argument("--strategy-out", metavar="FILE",

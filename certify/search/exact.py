@@ -280,6 +280,37 @@ def total(game, max_guesses=None, progress: bool = False, say=lambda line: None,
     return result
 
 
+def total_at_least(game, k: int, max_guesses=None, progress: bool = False, say=lambda line: None,
+                   parts: int | None = None) -> Result:
+    """The proof "every strategy needs >= k guesses in total" (among strategies within
+    ``max_guesses``) without looking for the least total, which may be more: a narrower interval
+    where the whole search is too long (the search cuts every branch once it reaches k, so a k
+    below the least total costs less, and much less well below it). Raises CertifyError when the
+    least total is below k (the search then found it), Infeasible when no strategy fits within
+    ``max_guesses``."""
+    from ..errors import CertifyError
+    from .total import TotalSearch
+
+    start = time.perf_counter()
+    search = TotalSearch(game, max_guesses, progress=progress)
+    found = search.solve_at_least(k)
+    limit = "" if max_guesses is None else f" within {max_guesses} guesses"
+    if found < k:
+        raise CertifyError(f"the least total for {game}{limit} is {found}, below {k}: no proof of {k} "
+                           f"(bound --total{'' if max_guesses is None else f' --max-guesses {max_guesses}'} "
+                           "proves it with a strategy)")
+    say(f"search: every strategy for {game}{limit} needs >= {k} guesses in total, unchecked so far "
+        f"({search.nodes} nodes)")
+    proof = search.prove()
+    result = Result(proof, f"every strategy for {game}{limit} needs >= {k} guesses in total", search.nodes, 0.0)
+    del search  # its feedback matrix and memo, before the checker builds its own table
+    result = _check_proof(result, game, say, None, "total", parts)
+    say(f"checked: every strategy for {game}{limit} needs >= {k} guesses in total (the lower-bound checker "
+        "accepted the proof)")
+    result.seconds = time.perf_counter() - start
+    return result
+
+
 @contextmanager
 def _stitched(state):
     """Where a split search stitches its tasks' results: from a checkpoint folder (``state``) a

@@ -143,6 +143,19 @@ class TotalSearch:
             raise Infeasible(f"no strategy solves {self.game} within {self.max_guesses} guesses")
         return self.value
 
+    def solve_at_least(self, bound: int) -> int:
+        """Prove "T >= bound" without looking for the least total (fail-soft: what is proven,
+        >= bound), so that :meth:`prove` writes the proof of ``bound``; or return the least total
+        itself when it is below ``bound`` (then there is no such proof). The plain total only."""
+        if self.at_max:
+            raise CertifyError("a bound on the total alone: no at_max")
+        v = self._solve(self._every, self.max_guesses, int(bound), 0)
+        if v >= INFEASIBLE:
+            raise Infeasible(f"no strategy solves {self.game} within {self.max_guesses} guesses")
+        if v >= bound:
+            self.value = int(bound)
+        return v
+
     def _quick(self, n, r) -> int:
         """Counting's bound for a class of n secrets with r guesses left."""
         if n == 0:
