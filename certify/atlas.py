@@ -358,6 +358,11 @@ def _check_one(job, jobs: int = 1):
     from .kinds import check_bytes
 
     kind, report = check_bytes(raw, name, **limits)
+    return _verdict(name, sha, kind, report, external)
+
+
+def _verdict(name: str, sha: str, kind: str, report, external: bool = False) -> dict:
+    """The record of one file from its checker's report on the bytes of sha256 ``sha``."""
     if not report.valid:
         return {"file": name, "status": report.status, "sha256": sha, "error": report.error}
     extra = {"external": True} if external else {}
@@ -948,11 +953,14 @@ def write(root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, say=None
 
 
 def add(names, root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, max_codes=None,
-        max_work=None) -> dict:
+        max_work=None, checked: dict | None = None) -> dict:
     """Check the listed files ``names`` (under certificates/, as the manifests list them) with the
     checkers, within the user's limits, and put what each proves into the table (its other files
     as recorded): the step that adds a cell from a checked file without checking every file again.
-    Raises ValueError when a file is not listed or its checker does not accept it."""
+    ``checked``: {name: (bytes, kind, report)} of files the caller has just checked within the same
+    limits (adopt: the bytes it checked and copied), taken as they are when their sha256 is the
+    one the manifest lists, so that no file is checked twice. Raises ValueError when a file is not
+    listed or its checker does not accept it."""
     from .files import write_output
 
     table = orjson.loads(read_file(table_path, _bases(root) + [table_path.parent], MAX_MANIFEST_BYTES))
@@ -966,7 +974,14 @@ def add(names, root: Path = ROOT, table_path: Path = TABLE, doc: Path = DOC, max
     for name in names:
         if name not in jobs:
             raise ValueError(f"{name}: listed by no manifest of certificates/ (adopt it first)")
-        got = _check_one(jobs[name], _cores())  # (one file at a time here: its parts in parallel)
+        if checked and name in checked and not jobs[name][6]:
+            raw, kind, report = checked[name]
+            sha = hashlib.sha256(raw).hexdigest()
+            if jobs[name][3] not in (None, sha):
+                raise ValueError(f"{name}: the bytes checked are not those its manifest lists")
+            got = _verdict(name, sha, kind, report)
+        else:
+            got = _check_one(jobs[name], _cores())  # (one file at a time here: its parts in parallel)
         if got["status"] != 0:
             raise ValueError(f"{name}: {'not checked' if got['status'] == 2 else 'refused'}: {got['error']}")
         table["files"][name] = _record(got)

@@ -259,6 +259,29 @@ def test_the_builder_writes_each_missing_file_once_and_resumes(tmp_path):
         {k: v for k, v in stamp.items() if k != "index.json"}
 
 
+def test_a_file_adopted_while_a_build_runs_stays_listed(tmp_path, monkeypatch):
+    """A build holds the grid for an hour; an adopt that lists a file meanwhile must not be
+    undone when the build saves its next task (2026-11-29: two adopted 5x5 proofs vanished from
+    the manifest so). Every writer changes the manifest as it is on disk, under a lock."""
+    real = builder._attempt
+    adopted = []
+
+    def attempt(*args):
+        if not adopted:  # while the build's first search runs, someone adopts a file
+            src = tmp_path / "elsewhere" / "worst-case-2x2-norep.json"
+            src.parent.mkdir()
+            shutil.copyfile(CERTS / "atlas" / src.name, src)
+            adopted.append(builder.adopt(str(src), f"certify bound --pegs 2 --colors 2 --no-repetition --worst -o {src.name}",
+                                         folder=tmp_path, table=False))
+        return real(*args)
+
+    monkeypatch.setattr(builder, "_attempt", attempt)
+    got = builder.build({"2x4"}, tasks=("worst",), folder=tmp_path, say=lambda line: None)
+    assert adopted and sorted(e["file"] for e in got["files"]) == \
+        ["optimal-worst-case-2x4.json", "worst-case-2x2-norep.json", "worst-case-2x4.json"]
+    assert not list(tmp_path.glob("*.tmp")) and (tmp_path / builder.LOCK).exists()
+
+
 def test_a_search_past_its_budget_leaves_no_file_and_is_taken_up_by_a_larger_budget(tmp_path):
     said = []
     got = builder.build({"4x5-norep"}, tasks=("worst",), budget=0.0, folder=tmp_path, say=said.append)

@@ -177,6 +177,30 @@ def test_catalog_add_external_keeps_the_rule(tmp_path):
     assert atlas._external_facts(entry["file"], entry)[0][0] == "2x4-black"
 
 
+def test_add_takes_the_report_of_the_bytes_just_checked_and_checks_nothing_twice(tmp_path, monkeypatch):
+    """adopt checks a file and hands atlas.add its bytes and report: add takes them when their
+    sha256 is the manifest's (no second check: 4x8's proof took 82 s each time), and refuses bytes
+    the manifest does not list."""
+    from certify.kinds import check_bytes
+    from certify.search import atlas as builder
+
+    root = _3x3(tmp_path)
+    path, _ = _cached(tmp_path, root)
+    name = "worst-case-2x2-norep.json"
+    raw = (CERTS / "atlas" / name).read_bytes()
+    (tmp_path / name).write_bytes(raw)
+    builder.adopt(str(tmp_path / name), f"certify bound --pegs 2 --colors 2 --no-repetition --worst -o {name}",
+                  folder=root / "atlas", table=False)
+    kind, report = check_bytes(raw, name)
+    monkeypatch.setattr(atlas, "_check_one", lambda *a, **k: pytest.fail("checked a second time"))
+    table = atlas.add([f"atlas/{name}"], root, path, doc=tmp_path / "none.md",
+                      checked={f"atlas/{name}": (raw, kind, report)})
+    assert _row(table, "2x2-norep")["worst"]["lower"]["figure"] == 2
+    with pytest.raises(ValueError, match="not those its manifest lists"):
+        atlas.add([f"atlas/{name}"], root, path, doc=tmp_path / "none.md",
+                  checked={f"atlas/{name}": (raw + b" ", kind, report)})
+
+
 def test_an_adopted_external_file_leaves_the_external_index_and_the_unchecked_list(tmp_path, monkeypatch):
     """A file listed as external (too big to commit, no file here: "external, unchecked") that is
     then committed (adopt calls catalog.drop_external) is no longer listed as unchecked once the

@@ -29,6 +29,7 @@ import hashlib
 import multiprocessing
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -218,10 +219,8 @@ def build(games=None, tasks=TASKS, budget: float = 600, folder: Path = FOLDER, s
 
     folder.mkdir(parents=True, exist_ok=True)
     folders = [folder, ROOT / "bounds"]
-    manifest = load_manifest(folder)
-    listed = {e["file"] for e in manifest["files"]}
     external = _external()
-    unfinished = {(u["game"], u["task"]): u for u in manifest["unfinished"]}
+    unfinished = {(u["game"], u["task"]): u for u in load_manifest(folder)["unfinished"]}
     for pegs, colors, repetition in sorted(GRID, key=lambda g: (codes(*g), g)):
         game_slug = slug(pegs, colors, repetition)
         if games and game_slug not in games:
@@ -239,8 +238,8 @@ def build(games=None, tasks=TASKS, budget: float = 600, folder: Path = FOLDER, s
                     continue  # the least total's strategy stays within D: it answers this too
             if task == "value":
                 _value(pegs, colors, repetition, budget, unfinished, say)
-                manifest["unfinished"] = sorted(unfinished.values(), key=lambda u: (u["game"], u["task"]))
-                _save(manifest, folder)
+                with _updating(folder) as now:
+                    _note_unfinished(now, unfinished, game_slug, task)
                 continue
             name = _proof_name(game_slug, task, d)
             if name in external or name + ".gz" in external:
@@ -263,15 +262,24 @@ def build(games=None, tasks=TASKS, budget: float = 600, folder: Path = FOLDER, s
                 strategy = next((f for f in got["files"] if f.startswith("optimal-")), None)
                 proof = next((f for f in got["files"] if not f.startswith("optimal-")), name)
                 command = _command(pegs, colors, repetition, task, d, proof, strategy)
-                for f in got["files"]:
-                    if f not in listed:
-                        kind = "strategy" if f.startswith(("optimal-", "knuth-")) else "proof"
-                        manifest["files"].append(_entry(folder / f, kind,
-                                                        command, got))
-                        listed.add(f)
-            manifest["unfinished"] = sorted(unfinished.values(), key=lambda u: (u["game"], u["task"]))
-            _save(manifest, folder)
-    return manifest
+                with _updating(folder) as now:
+                    mine = {e["file"] for e in now["files"]}
+                    for f in got["files"]:
+                        if f not in mine:
+                            kind = "strategy" if f.startswith(("optimal-", "knuth-")) else "proof"
+                            now["files"].append(_entry(folder / f, kind, command, got))
+            with _updating(folder) as now:
+                _note_unfinished(now, unfinished, game_slug, task)
+    return load_manifest(folder)
+
+
+def _note_unfinished(manifest: dict, unfinished: dict, game_slug: str, task: str) -> None:
+    """This build's verdict on one task (unfinished within its budget, or done) written into the
+    manifest as it is now, the others' entries kept."""
+    rest = [u for u in manifest["unfinished"] if (u["game"], u["task"]) != (game_slug, task)]
+    if (game_slug, task) in unfinished:
+        rest.append(unfinished[(game_slug, task)])
+    manifest["unfinished"] = sorted(rest, key=lambda u: (u["game"], u["task"]))
 
 
 def _value(pegs, colors, repetition, budget, unfinished, say) -> None:
@@ -315,11 +323,16 @@ EXTERNAL_STORE = Path(os.environ.get("CERTIFY_EXTERNAL", ROOT.parent.parent / "c
 def externalise(folder: Path = FOLDER, store: Path = EXTERNAL_STORE, say=print) -> None:
     """Move the atlas's files past MAX_COMMIT_BYTES out of the repository (to ``store``), each
     checked and recorded in certificates/external/index.json (catalog.add_external)."""
+    with _updating(folder) as manifest:
+        _externalise(manifest, folder, store, say)
+
+
+def _externalise(manifest: dict, folder: Path, store: Path, say) -> None:
+    """externalise's work on the manifest it holds locked."""
     import shutil
 
     from .. import catalog
 
-    manifest = load_manifest(folder)
     by_command: dict = {}
     for e in manifest["files"]:
         by_command.setdefault(e["command"], []).append(e)
@@ -341,7 +354,6 @@ def externalise(folder: Path = FOLDER, store: Path = EXTERNAL_STORE, say=print) 
         shutil.move(str(folder / e["file"]), str(store / e["file"]))
         say(f"{e['file']}: {e['bytes']:,} bytes, moved to {store} and listed in certificates/external/index.json")
     manifest["files"] = keep
-    _save(manifest, folder)
 
 
 def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | None = None,
@@ -372,7 +384,6 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
     kind, report = check_bytes(raw, path, **limits)
     if not report.valid:
         raise ValueError(f"{path}: {report.error}")
-    manifest = load_manifest(folder)
     target = folder / name
     if target.resolve() != Path(path).resolve():
         write_output(target, gzip.decompress(raw) if target.name.endswith(".gz") else raw)
@@ -384,14 +395,15 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
     # (and out of the external index if it was listed there: see drop_external below)
     if check is not None:
         entry["check"] = check
-    manifest["files"] = [e for e in manifest["files"] if e["file"] != target.name] + [entry]
-    _save(manifest, folder)
+    with _updating(folder) as manifest:
+        manifest["files"] = [e for e in manifest["files"] if e["file"] != target.name] + [entry]
     if folder == FOLDER:
         from .. import catalog
 
         catalog.drop_external(name)  # committed now: no longer looked for in the external store
-    if table and folder == FOLDER:
-        atlas.add([f"atlas/{name}"], max_codes=max_codes, max_work=max_work)
+    if table and folder == FOLDER:  # (the bytes checked above, not checked again)
+        atlas.add([f"atlas/{name}"], max_codes=max_codes, max_work=max_work,
+                  checked={f"atlas/{name}": (raw, kind, report)})
     return entry
 
 
@@ -440,17 +452,36 @@ def adopt_split(main: str, parts_dir: str, command: str, folder: Path = FOLDER, 
                        for part, raw in sorted(parts.items())],
              "cpu_seconds": cpu_seconds, "command": command,
              "check": check or f"certify verify {name}/{Path(main).name} --parts {name} --jobs 2"}
-    manifest = load_manifest(folder)
-    manifest["files"] = [e for e in manifest["files"] if e["file"] != entry["file"]] + [entry]
     c = doc["claims"]
     task = ("worst" if "worst_case" in c else "total" if "max_guesses" not in c
             else "count-first" if c.get("first") == "at_max" else "worst,total")
-    manifest["unfinished"] = [u for u in manifest["unfinished"]
-                              if (u["game"], u["task"]) != (atlas.slug(doc["game"]), task)]
-    _save(manifest, folder)
+    with _updating(folder) as manifest:
+        manifest["files"] = [e for e in manifest["files"] if e["file"] != entry["file"]] + [entry]
+        manifest["unfinished"] = [u for u in manifest["unfinished"]
+                                  if (u["game"], u["task"]) != (atlas.slug(doc["game"]), task)]
     if table and folder == FOLDER:
         atlas.add([f"atlas/{entry['file']}"], max_codes=max_codes, max_work=max_work)
     return entry
+
+
+#: The lock a manifest's writers take (a file beside it, never committed: .gitignore).
+LOCK = ".index.lock"
+
+
+@contextmanager
+def _updating(folder: Path):
+    """The manifest as it is on disk now, saved on leaving, under an exclusive lock: a build, an
+    adopt and an externalise run at once (a long build holds its copy for an hour) each change
+    what the others saved last, so that none loses the others' entries (2026-11-29: a build's
+    save dropped two files an adopt had listed meanwhile)."""
+    import fcntl
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / LOCK, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        manifest = load_manifest(folder)
+        yield manifest
+        _save(manifest, folder)
 
 
 def _save(manifest: dict, folder: Path) -> None:
