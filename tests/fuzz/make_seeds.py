@@ -1,5 +1,5 @@
 """Rebuild the seed corpora tests/fuzz/seeds/<target>/ from the committed files (and, for the
-importers, the peers' files under /work/shared/data when that folder is there): small files only,
+importers, the peers' files under ../shared/data (beside the repository) when that folder is there): small files only,
 each folder under about 2 MB. Gzip files are kept as they are for a few and decompressed for the
 rest. Run from the repository's root: python tests/fuzz/make_seeds.py (docs/fuzzing.md).
 
@@ -18,7 +18,7 @@ from fuzzlib import import_prefix as prefix  # (beside this script)
 
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = Path(__file__).resolve().parent / "seeds"
-SHARED = Path("/work/shared/data")
+SHARED = ROOT.parent / "shared" / "data"  # ../shared beside the repository, as the tests read it
 BIGGEST = 48 << 10  # bytes of one seed, as stored and after decompression
 FOLDER_LIMIT = 2 << 20
 KEEP_GZ = 3  # gzip seeds kept compressed per target (the others decompressed)
