@@ -1107,13 +1107,12 @@ def bound(pegs: int = 4, colors: int = 6, no_repetition: bool = False, kind: str
         raise CertifyError(f"checkpoint_every must be a number of seconds > 0, got {shown(repr(checkpoint_every), 40)}")
     game = _game(pegs, colors, no_repetition, feedback)
     _positive(max_guesses, "max_guesses"), _positive(proof_parts, "proof_parts"), _positive(at_least, "at_least")
+    kept = {} if checkpoint is None else {"checkpoint": (os.fspath(checkpoint), float(checkpoint_every))}
     if at_least is not None and kind == "total":
         return _proof(exact.total_at_least(game, at_least, max_guesses, parts=proof_parts), "total", game)
     if at_least is not None:
-        kept = {} if checkpoint is None else {"checkpoint": (os.fspath(checkpoint), float(checkpoint_every))}
         return _proof(exact.at_least(game, at_least, parts=proof_parts, **kept), "worst-case", game)
     if kind == "worst":
-        kept = {} if checkpoint is None else {"checkpoint": (os.fspath(checkpoint), float(checkpoint_every))}
         return _proof(exact.worst_case(game, parts=proof_parts, **kept), "worst-case", game)
     return _proof(exact.total(game, max_guesses, parts=proof_parts), "total", game)
 

@@ -195,7 +195,6 @@ def add_external(file: str, command: str, folder: Path = ROOT, check: str | None
     strategy under "certificates", a lower-bound proof (checked by verify_bound) under "proofs",
     with ``check``, the command that checks it beside its strategy."""
     from . import verify, verify_bound
-    from .files import write_output
     from .kinds import LOWER_BOUND, kind_of
 
     data = verify.read_input(file)  # read once: the bytes verified are the bytes hashed
@@ -217,15 +216,13 @@ def add_external(file: str, command: str, folder: Path = ROOT, check: str | None
     key = "proofs" if proof else "certificates"
     index[key] = sorted([e for e in index.get(key, []) if e["file"] != entry["file"]] + [entry],
                         key=lambda e: e["file"])
-    write_output(folder / EXTERNAL, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+    _save_external(index, folder)
     return 0
 
 
 def drop_external(name: str, folder: Path = ROOT) -> bool:
     """Take ``name`` out of certificates/external/index.json (it is committed now: the atlas's
     adopt); True if it was listed."""
-    from .files import write_output
-
     index = _external(folder)
     listed = False
     for key in ("certificates", "proofs"):
@@ -233,8 +230,14 @@ def drop_external(name: str, folder: Path = ROOT) -> bool:
         listed |= len(kept) != len(index.get(key, []))
         index[key] = kept
     if listed:
-        write_output(folder / EXTERNAL, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
+        _save_external(index, folder)
     return listed
+
+
+def _save_external(index: dict, folder: Path) -> None:
+    from .files import write_output
+
+    write_output(folder / EXTERNAL, orjson.dumps(index, option=orjson.OPT_INDENT_2) + b"\n")
 
 
 def verify_external(where: str, folder: Path = ROOT) -> int:

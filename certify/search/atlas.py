@@ -262,13 +262,13 @@ def build(games=None, tasks=TASKS, budget: float = 600, folder: Path = FOLDER, s
                 strategy = next((f for f in got["files"] if f.startswith("optimal-")), None)
                 proof = next((f for f in got["files"] if not f.startswith("optimal-")), name)
                 command = _command(pegs, colors, repetition, task, d, proof, strategy)
-                with _updating(folder) as now:
+            with _updating(folder) as now:
+                if got is not None:
                     mine = {e["file"] for e in now["files"]}
                     for f in got["files"]:
                         if f not in mine:
                             kind = "strategy" if f.startswith(("optimal-", "knuth-")) else "proof"
                             now["files"].append(_entry(folder / f, kind, command, got))
-            with _updating(folder) as now:
                 _note_unfinished(now, unfinished, game_slug, task)
     return load_manifest(folder)
 
@@ -401,9 +401,9 @@ def adopt(path: str, command: str, folder: Path = FOLDER, cpu_seconds: float | N
         from .. import catalog
 
         catalog.drop_external(name)  # committed now: no longer looked for in the external store
-    if table and folder == FOLDER:  # (the bytes checked above, not checked again)
-        atlas.add([f"atlas/{name}"], max_codes=max_codes, max_work=max_work,
-                  checked={f"atlas/{name}": (raw, kind, report)})
+        if table:  # (the bytes checked above, not checked again)
+            atlas.add([f"atlas/{name}"], max_codes=max_codes, max_work=max_work,
+                      checked={f"atlas/{name}": (raw, kind, report)})
     return entry
 
 
