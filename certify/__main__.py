@@ -178,6 +178,10 @@ def _main(argv=None) -> int:
     except KeyboardInterrupt:
         print(f"certify {args.command}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:  # the machine's limit, not the input's fault: one line, no traceback
+        print(f"certify {args.command}: error: out of memory (the work needs more than this machine, "
+              "or its limit, gives)", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
 

@@ -140,3 +140,35 @@ def test_interrupted_build_leaves_no_file_and_no_temporary(tmp_path):
     assert stderr.rstrip().splitlines()[-1].split("\r")[-1].endswith("interrupted")
     assert stdout == b""
     assert list(tmp_path.iterdir()) == []  # neither the certificate nor a temporary file
+
+
+def test_out_of_memory_is_one_line(monkeypatch, capsys):
+    """A search past the machine's memory (12x2's total search built 12! peg permutations and
+    was killed at 23.9 GB; under a ulimit it ended in a MemoryError traceback): one line, exit 2."""
+    from certify import __main__ as cli
+    from certify.commands import bounding
+
+    def greedy(args):
+        raise MemoryError
+
+    monkeypatch.setattr(bounding, "cmd_bound", greedy)
+    assert cli.main(["bound", "--pegs", "3", "--colors", "3", "--worst", "-o", "never-written.json"]) == 2
+    err = capsys.readouterr().err
+    assert err == "certify bound: error: out of memory (the work needs more than this machine, or its limit, gives)\n"
+
+
+def test_wide_game_search_builds_no_factorial_table():
+    """The compiled search's stabilizer tries every peg permutation up to 8 pegs only, then the
+    transpositions (as the Python one does past 7): 12x2's table of 12! - 1 rows did not fit."""
+    from certify.game import Game
+    from certify.search.counting import Counting
+    from certify.search.engine import Engine
+    from certify.search.space import Space
+    from certify.search.symmetry import peg_permutations
+
+    assert len(peg_permutations(8, 8)) == 40319 and len(peg_permutations(8)) == 28
+    space = Space(Game(12, 2))
+    engine = Engine(space, Counting(12, 2, True))
+    assert engine.pperms.shape == (66, 12)
+    for row in engine.pperms.tolist():  # each a transposition of two pegs
+        assert sorted(row) == list(range(12)) and sum(a != b for a, b in enumerate(row)) == 2

@@ -59,6 +59,11 @@ MAX_TRIES = 24
 #: Sets of at least this many secrets look for peg permutations too (smaller ones only for
 #: colour transpositions: the search is cheaper than the stabilizer there).
 NSYM = 10
+#: Up to this many pegs the stabilizer tries every peg permutation (8! = 40,320, as 8x2's
+#: committed proofs were searched); beyond, the transpositions of two pegs: 12! permutations
+#: are 46 GB as int64 (12x2's search was killed at 23.9 GB building them), and a loop over 9!
+#: or more at every set would be as slow as the search.
+ENGINE_ALL_PEG_PERMS = 8
 #: The nibble of each of 16 answers: its lowest bit, and its other three bits.
 ONES = np.uint64(0x1111111111111111)
 HIGH3 = np.uint64(0xEEEEEEEEEEEEEEEE)
@@ -1223,8 +1228,9 @@ class Engine:
         self.swaps = np.ascontiguousarray(np.array(images, dtype=np.int64).reshape(len(pairs), n))
         self.mask = np.zeros(n, dtype=np.bool_)
         p, c = space.pegs, space.colors
-        self.pperms = np.array([s for s in itertools.permutations(range(p))][1:],
-                               dtype=np.int64).reshape(-1, p)
+        from .symmetry import peg_permutations
+
+        self.pperms = np.array(peg_permutations(p, ENGINE_ALL_PEG_PERMS), dtype=np.int64).reshape(-1, p)
         self.pows, self.vindex = space.pows, space.vindex
         self.nsym = NSYM
         self.table = np.zeros(1 << 16, dtype=np.int64)

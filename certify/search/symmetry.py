@@ -32,6 +32,21 @@ MAX_TRIES = 24
 MAX_ALL_PEG_PERMS = 7
 
 
+def peg_permutations(pegs: int, every_up_to: int = MAX_ALL_PEG_PERMS) -> list:
+    """The peg permutations tried for a set's stabilizer, identity left out: every one up to
+    ``every_up_to`` pegs; beyond, p! is too many to try at every set (8! = 40,320; 12! tuples do
+    not fit in 24 GB), so the transpositions of two pegs, which generate a part of the stabilizer
+    only (its orbits are finer: still one guess of each kept, a few alike guesses searched twice)."""
+    if pegs <= every_up_to:
+        return [tuple(s) for s in itertools.permutations(range(pegs))][1:]
+    out = []
+    for i, j in itertools.combinations(range(pegs), 2):
+        sigma = list(range(pegs))
+        sigma[i], sigma[j] = j, i
+        out.append(tuple(sigma))
+    return out
+
+
 class Alike:
     """Stabilizer generators and orbits of guesses for candidate sets of one game."""
 
@@ -45,16 +60,7 @@ class Alike:
             tau[a], tau[b] = b, a
             perm = (ident, tuple(tau))
             self.swaps.append((a, b, perm, space.image(*perm)))
-        if p <= MAX_ALL_PEG_PERMS:
-            self.peg_perms = [tuple(s) for s in itertools.permutations(range(p))][1:]
-        else:  # p! is too many to try at every set (8! = 40,320): the transpositions of two pegs, which
-            # generate a part of the stabilizer only (its orbits are finer: still one guess of each
-            # kept, a few alike guesses searched twice)
-            self.peg_perms = []
-            for i, j in itertools.combinations(range(p), 2):
-                sigma = list(range(p))
-                sigma[i], sigma[j] = j, i
-                self.peg_perms.append(tuple(sigma))
+        self.peg_perms = peg_permutations(p)
         self._every = np.arange(space.n)
 
     def representatives(self, cands):
