@@ -304,3 +304,22 @@ def test_the_recorded_command_rebuilds_the_same_bytes(name, tmp_path):
     assert done.returncode == 0, done.stderr
     for written in tmp_path.iterdir():
         assert written.read_bytes() == (CERTS / "atlas" / written.name).read_bytes(), written.name
+
+
+def test_a_search_that_ends_without_a_checked_file_is_one_line_with_its_reason(tmp_path, monkeypatch):
+    """10x2's least total found its value but wrote a proof past the checker's 128 MiB: the search
+    refused it (CertifyError), and the builder died with two tracebacks. Now: one line, the
+    reason recorded, no file, the next games still built."""
+    from certify.errors import CertifyError
+    from certify.search import exact
+
+    def too_big(game, *args, **kwargs):
+        raise CertifyError("the proof the search wrote could not be checked (file larger than 134217728 bytes)")
+
+    monkeypatch.setattr(exact, "total", too_big)  # (the search runs in a forked child: it sees this)
+    said = []
+    got = builder.build({"2x9", "2x10"}, tasks=("total",), budget=60, folder=tmp_path, say=said.append)
+    assert got["files"] == [] and not list(tmp_path.glob("*total*"))
+    reason = "the proof the search wrote could not be checked (file larger than 134217728 bytes)"
+    assert got["unfinished"] == [{"game": g, "task": "total", "budget": 60, "reason": reason} for g in ("2x10", "2x9")]
+    assert [line.split(" s CPU: ")[-1] for line in said if "nothing found" in line] == [reason, reason]

@@ -141,16 +141,23 @@ def _run(pegs, colors, repetition, task, d, folder: str, conn) -> None:
                    "seconds": round(time.process_time() - start, 2), "searched": 0})
         conn.close()
         return
-    if task == "worst":  # every strategy a search finds is kept: it is what settles the cell's upper side
-        # (6x7 without repetition has exactly 5,040 codes and stayed at Knuth's 8 while this search had
-        # found a strategy within 7: only games past 5,040 kept theirs)
-        result = exact.worst_case(game, strategy=True)
-    elif task == "total":
-        result = exact.total(game)
-    elif task == "worst,total":
-        result = exact.total(game, d)
-    else:
-        result = exact.total(game, d, at_max=True, first="at_max")
+    from ..errors import CertifyError
+
+    try:
+        if task == "worst":  # every strategy a search finds is kept: it is what settles the cell's upper side
+            # (6x7 without repetition has exactly 5,040 codes and stayed at Knuth's 8 while this search had
+            # found a strategy within 7: only games past 5,040 kept theirs)
+            result = exact.worst_case(game, strategy=True)
+        elif task == "total":
+            result = exact.total(game)
+        elif task == "worst,total":
+            result = exact.total(game, d)
+        else:
+            result = exact.total(game, d, at_max=True, first="at_max")
+    except CertifyError as e:  # e.g. a proof past its checker's limits: nothing found, the reason kept
+        conn.send({"error": str(e), "cpu": round(time.process_time() - start, 2)})
+        conn.close()
+        return
     written = []
     name = _proof_name(game.slug, task, d)
     for stem, data in ((name, proof_bytes(result.proof)),
@@ -256,6 +263,11 @@ def build(games=None, tasks=TASKS, budget: float = 600, folder: Path = FOLDER, s
             if got is None:
                 say(f"{game_slug} {task}: unfinished after {budget:.0f} s")
                 unfinished[(game_slug, task)] = {"game": game_slug, "task": task, "budget": budget}
+            elif "error" in got:  # the search ended without a checked file: recorded with its reason
+                say(f"{game_slug} {task}: nothing found after {got['cpu']} s CPU: {got['error']}")
+                unfinished[(game_slug, task)] = {"game": game_slug, "task": task, "budget": budget,
+                                                 "reason": got["error"]}
+                got = None
             else:
                 unfinished.pop((game_slug, task), None)
                 say(f"{game_slug} {task}: {', '.join(got['files'])} ({got['cpu']} s CPU)")
