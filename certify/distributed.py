@@ -192,6 +192,14 @@ def mapper(client, progress=None):
             return client.gather(futures)
     # How many tasks the cluster runs at once (a search that goes in rounds sizes them by it).
     run.width = sum(client.nthreads().values())
+    # The worst-case search's tasks share the sets they settle, without a checkpoint, through the
+    # client: it sends each round's to every worker (certify.search.share)
+    run.share = ("push", None)
+
+    def broadcast(func, *args):
+        with _failures():
+            return client.run(func, *args)
+    run.broadcast = broadcast
     return run
 
 

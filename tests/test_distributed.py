@@ -390,12 +390,12 @@ HERE = Path({folder!r})  # not this file's folder: Dask imports a copy of it fro
 _task = worst.__dict__.setdefault("_unwrapped_first_guess_task", worst.first_guess_task)
 
 
-def first_guess_task(game_key, guess, k):
+def first_guess_task(game_key, guess, k, *share):
     args = json.dumps([list(game_key), guess, k])
     try:  # one worker wins, across processes, once
         fd = os.open(HERE / "killed.json", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
-        out = _task(game_key, guess, k)
+        out = _task(game_key, guess, k, *share)
         with open(HERE / "finished", "a") as f:
             f.write(args + "\\n")
         return out
