@@ -197,8 +197,11 @@ def mapper(client, progress=None):
     run.share = ("push", None)
 
     def broadcast(func, *args):
+        """``func(*args)`` on every worker: {address: result}, a worker that failed or left
+        meanwhile left out (what is sent only saves work)."""
         with _failures():
-            return client.run(func, *args)
+            found = client.run(func, *args, on_error="return")
+        return {a: r for a, r in found.items() if not isinstance(r, BaseException)}
     run.broadcast = broadcast
     return run
 

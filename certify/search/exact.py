@@ -143,7 +143,8 @@ def _state(search, checkpoint):
     folder beside it (hints to check), else None."""
     if not (getattr(search, "resumed", 0) or getattr(search, "hinted", False)):
         return None
-    return checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint
+    name = checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint
+    return f"{name} (and {name}.shared)" if name is not None and getattr(search, "hinted", False) else name
 
 
 def _sharing(search, run, checkpoint, say):

@@ -314,6 +314,8 @@ class WorstSearch:
 #: A worker's searches, one per game: its memo serves every task it runs (a task's entries are
 #: facts of the game, whichever task found them).
 _WORKER: dict = {}
+#: Entries the client sent (take_entries) before this worker's first task of the game.
+_PENDING: dict = {}
 
 
 def first_guess_task(game_key: tuple, guess: int, k: int, share: tuple | None = None) -> tuple:
@@ -326,11 +328,12 @@ def first_guess_task(game_key: tuple, guess: int, k: int, share: tuple | None = 
 
     if share is not None and share[0] == "push":
         share = None  # the client sends the entries between rounds (take_entries)
-    search = _WORKER.get(game_key)
+    search, base = _WORKER.get(game_key), None
     if search is None or (search.hinted and (search.exchange is None or search.exchange.where != tuple(share or ()))):
         # a memo that took hints keeps to the run that read them (its entries are not facts)
         search = _WORKER[game_key] = WorstSearch(Game(*game_key))
-        search.fresh = []
+        search.fresh, base = [], 0  # what it takes from the client's entries counts as this task's
+        _take_pending(search, _PENDING.pop(game_key, []))
     if share is not None and (search.exchange is None or search.exchange.where != tuple(share)):
         from .share import Exchange
 
@@ -339,7 +342,7 @@ def first_guess_task(game_key: tuple, guess: int, k: int, share: tuple | None = 
     elif share is None:
         search.exchange = None
     sp, every = search.space, search._every
-    mark, nodes, imported = len(search.fresh), search.nodes, search.imported
+    mark, nodes, imported = len(search.fresh), search.nodes, search.imported if base is None else base
     if search.exchange is not None:
         search.share()  # the others' entries before starting
     sizes = class_sizes(sp.fb, np.array([guess], dtype=np.int64), every, sp.n_fb)[0]
@@ -356,15 +359,18 @@ def first_guess_task(game_key: tuple, guess: int, k: int, share: tuple | None = 
 def take_entries(game_key: tuple, raw: bytes) -> int:
     """On a worker, between two rounds (the client's ``run.broadcast``): add the entries of the
     memo file bytes ``raw`` (the round's tasks' own) to this worker's memo; how many were new."""
-    from ..game import Game
+    search = _WORKER.get(game_key)
+    if search is None:  # kept for the first task: building the game's tables here (Dask runs
+        _PENDING.setdefault(game_key, []).append(raw)  # this in the worker's event loop) would stall it
+        return 0
+    return _take_pending(search, [raw])
+
+
+def _take_pending(search, batches) -> int:
     from .memofile import loads
 
-    search = _WORKER.get(game_key)
-    if search is None:
-        search = _WORKER[game_key] = WorstSearch(Game(*game_key))
-        search.fresh = []
-    return search.take(loads(raw, "the client's entries", search.game, np.dtype(search._key_type).itemsize),
-                       hints=False)
+    width = np.dtype(search._key_type).itemsize
+    return sum(search.take(loads(raw, "the client's entries", search.game, width), hints=False) for raw in batches)
 
 
 def _inconsistent(what: str):
