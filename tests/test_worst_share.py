@@ -236,3 +236,26 @@ def test_a_forged_exchange_folder_is_caught_and_named(tmp_path):
     good = str(tmp_path / "good.bin")
     found = exact.worst_case(game, checkpoint=good, run=_in_process(2), strategy=True)
     assert found.proof == honest.prove(6)
+
+
+def test_a_checkpoint_resumed_on_a_cluster_is_shared_with_the_workers(tmp_path):
+    """A run resumed from a checkpoint on a cluster first writes the checkpoint's sets into the
+    folder: the workers search none of them again (here every set of a one-process run but the
+    roots), and the bytes are the one-process run's."""
+    from certify.search import exact
+    from certify.search.memofile import save
+
+    game = Game(3, 7)
+    honest = WorstSearch(game)
+    assert [honest.needs(honest._every, k) for k in (5, 6, 7)] == [True, True, False]
+    assert honest.nodes > 50
+    every = honest._key(honest._every, 0)[0]
+    memo = str(tmp_path / "memo.bin")
+    save(memo, {key: v for key, v in honest.memo.items() if key[0] != every}, game, 2)
+    found = exact.worst_case(game, checkpoint=memo, run=_in_process(2), strategy=True)
+    assert found.proof == honest.prove(6)
+    # From scratch the same run searches 134 sets, one process 78: the tasks searched only what
+    # the checkpoint lacked (the round's second guess at k = 7, which one process never searches).
+    # Before the folder, the workers knew nothing of the client's checkpoint and searched it all.
+    assert found.searched < honest.nodes
+    assert list((tmp_path / "memo.bin.shared").glob("entries-*.memo.gz"))
