@@ -192,6 +192,17 @@ def mapper(client, progress=None):
             return client.gather(futures)
     # How many tasks the cluster runs at once (a search that goes in rounds sizes them by it).
     run.width = sum(client.nthreads().values())
+    # The worst-case search's tasks share the sets they settle, without a checkpoint, through the
+    # client: it sends each round's to every worker (certify.search.share)
+    run.share = ("push", None)
+
+    def broadcast(func, *args):
+        """``func(*args)`` on every worker: {address: result}, a worker that failed or left
+        meanwhile left out (what is sent only saves work)."""
+        with _failures():
+            found = client.run(func, *args, on_error="return")
+        return {a: r for a, r in found.items() if not isinstance(r, BaseException)}
+    run.broadcast = broadcast
     return run
 
 

@@ -390,12 +390,12 @@ HERE = Path({folder!r})  # not this file's folder: Dask imports a copy of it fro
 _task = worst.__dict__.setdefault("_unwrapped_first_guess_task", worst.first_guess_task)
 
 
-def first_guess_task(game_key, guess, k):
+def first_guess_task(game_key, guess, k, *share):
     args = json.dumps([list(game_key), guess, k])
     try:  # one worker wins, across processes, once
         fd = os.open(HERE / "killed.json", os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
-        out = _task(game_key, guess, k)
+        out = _task(game_key, guess, k, *share)
         with open(HERE / "finished", "a") as f:
             f.write(args + "\\n")
         return out
@@ -409,11 +409,14 @@ worst.first_guess_task = first_guess_task
 '''
 
 
-def test_bound_worst_workers_2_with_a_worker_killed_writes_the_one_process_bytes(tmp_path):
+@pytest.mark.parametrize("checkpoint", [False, True], ids=["shared-by-the-client", "shared-in-a-folder"])
+def test_bound_worst_workers_2_with_a_worker_killed_writes_the_one_process_bytes(tmp_path, checkpoint):
     """Issue 45: `bound --worst --workers 2` (the CLI's own cluster, first guesses in rounds of two)
     with a worker SIGKILLed in the middle of a task: the nanny starts another, the task runs again,
     and the proof and the strategy are the one-process run's bytes. The kill is no race: each
-    worker preloads a module that makes the first task started anywhere kill its own process."""
+    worker preloads a module that makes the first task started anywhere kill its own process.
+    The tasks share their sets (certify/search/share.py): through the client between rounds, or
+    with --checkpoint through the folder beside it."""
     from certify.certificate import write
     from certify.search import exact
 
@@ -423,10 +426,15 @@ def test_bound_worst_workers_2_with_a_worker_killed_writes_the_one_process_bytes
     p, s = tmp_path / "p.json", tmp_path / "s.json"
     env = dict(os.environ, DASK_DISTRIBUTED__WORKER__PRELOAD=json.dumps([str(hook)]))
     env.pop(dist.ENV_ADDRESS, None)
+    memo = tmp_path / "memo.bin"
     r = subprocess.run([sys.executable, "-m", "certify", "bound", "--pegs", "4", "--colors", "5", "--worst",
-                        "--workers", "2", "-q", "--strategy-out", str(s), "-o", str(p)],
+                        "--workers", "2", "--strategy-out", str(s), "-o", str(p)]
+                       + (["--checkpoint", str(memo)] if checkpoint else []),
                        capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
+    assert "shared sets: the workers took " in r.stderr and "Traceback" not in r.stderr
+    if checkpoint:
+        assert list((tmp_path / "memo.bin.shared").glob("entries-*.memo.gz"))
     pid, killed = json.loads((hook.parent / "killed.json").read_text())
     finished = (hook.parent / "finished").read_text().splitlines()
     assert pid != r.returncode and killed in finished  # the killed task was run again, to its end

@@ -177,7 +177,8 @@ def register(sub) -> None:
                         "--total: the least total)")
     p.add_argument("--checkpoint", metavar="FILE",
                    help="--worst: save the search's finished work in FILE (every --checkpoint-every "
-                        "seconds and when stopped) and resume from it: same proof bytes as a run never stopped")
+                        "seconds and when stopped) and resume from it: same proof bytes as a run never stopped; "
+                        "with --workers/--scheduler the workers share their sets in the folder FILE.shared")
     p.add_argument("--checkpoint-every", type=float, default=300.0, metavar="SECONDS",
                    help="seconds between two saves of --checkpoint (default 300)")
     p.add_argument("--workers", type=positive, metavar="N",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -138,10 +139,47 @@ def _saved_when_stopped(search):
 
 
 def _state(search, checkpoint):
-    """The checkpoint's name when the search read sets from it (hints to check), else None."""
-    if not getattr(search, "resumed", 0):
+    """The checkpoint's name when the search read sets from it, or its workers from the exchange
+    folder beside it (hints to check), else None."""
+    if not (getattr(search, "resumed", 0) or getattr(search, "hinted", False)):
         return None
-    return checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint
+    name = checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint
+    return f"{name} (and {name}.shared)" if name is not None and getattr(search, "hinted", False) else name
+
+
+def _sharing(search, run, checkpoint, say):
+    """Where the cluster's tasks exchange the sets they settle (:mod:`.share`): the folder beside
+    the checkpoint (made here; a resumed checkpoint's sets go in first), else the cluster's own
+    place (``run.share``, certify.distributed), or None."""
+    if run is None:
+        return None
+    if checkpoint is None:
+        return getattr(run, "share", None)
+    import numpy as np
+
+    from ..errors import CertifyError
+    from .share import Exchange, folder_beside
+
+    folder = folder_beside(checkpoint[0] if isinstance(checkpoint, tuple) else checkpoint)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise CertifyError(f"cannot make the folder {folder} where the workers share their sets: "
+                           f"{e.strerror or e}") from None
+    where = ("folder", folder)
+    if search.resumed:
+        exchange = Exchange(where, search.game, np.dtype(search._key_type).itemsize)
+        exchange.publish(search.memo.items())
+        for line in exchange.notes:
+            say(line)
+    say(f"shared sets: the workers exchange what they settle through {folder}")
+    return where
+
+
+def _shared(search, run, say) -> None:
+    if run is not None:
+        say(f"shared sets: the workers took {search.imported} set{'' if search.imported == 1 else 's'} "
+            "from each other's tasks")
 
 
 def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkpoint=None, run=None,
@@ -155,14 +193,16 @@ def at_least(game, k: int, progress: bool = False, say=lambda line: None, checkp
 
     start = time.perf_counter()
     search = WorstSearch(game, progress=progress, say=say, **_kept(checkpoint))
-    state = _state(search, checkpoint)
+    share = _sharing(search, run, checkpoint, say)
     try:
         with _saved_when_stopped(search):
             if run is not None:
-                search.fan_out(k, run)
+                search.fan_out(k, run, share, say)
+                _shared(search, run, say)
             proof = search.prove(k)
     except Inconsistent as e:  # the memo contradicts itself: a checkpoint's entries
-        raise _refused("what the search finds again", str(e), state) from None
+        raise _refused("what the search finds again", str(e), _state(search, checkpoint)) from None
+    state = _state(search, checkpoint)
     if proof is None:
         if state is not None:  # "some strategy does with k - 1" rests on the checkpoint: not shown
             raise _refused("the search", f"it marks a way to settle {game} within {k - 1} guesses; "
@@ -192,7 +232,7 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
 
     start = time.perf_counter()
     search = WorstSearch(game, progress=progress, say=say, **_kept(checkpoint))
-    state = _state(search, checkpoint)
+    share = _sharing(search, run, checkpoint, say)
     every = search._every
     d = search.count.worst(len(every))
     say(f"counting: every strategy for {game} needs >= {d}")
@@ -200,17 +240,19 @@ def worst_case(game, progress: bool = False, say=lambda line: None, strategy: bo
         with _saved_when_stopped(search):
             while True:
                 if run is not None:  # the level's first guesses as tasks of the cluster
-                    search.fan_out(d + 1, run)
+                    search.fan_out(d + 1, run, share, say)
                 if not search.needs(every, d + 1):
                     break
                 d += 1
                 say(f"search: every strategy for {game} needs >= {d}, unchecked so far ({search.nodes} nodes searched)")
+            _shared(search, run, say)
             proof = search.prove(d)
+            state = _state(search, checkpoint)  # after the search: its workers may have read hints
             # From a checkpoint, "some strategy does within D" is a hint too: the strategy is built and
             # checked even when it is not asked for.
             within = search.strategy_certificate(d) if strategy or state is not None else None
     except Inconsistent as e:  # the memo contradicts itself: a checkpoint's entries
-        raise _refused("what the search finds again", str(e), state) from None
+        raise _refused("what the search finds again", str(e), _state(search, checkpoint)) from None
     result = Result(proof, f"every strategy for {game} needs >= {d} guesses for some secret", search.nodes, 0.0,
                     within)
     del search  # its feedback matrix and memo, before the checker builds its own table

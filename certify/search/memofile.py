@@ -44,8 +44,9 @@ def _header(game, width: int) -> dict:
     return {"format": FORMAT, "version": VERSION, "game": game.to_json(), "key_bytes": width}
 
 
-def _entries(memo: dict, width: int):
-    for (key, k), value in memo.items():
+def _entries(items, width: int):
+    """The body's bytes, entry by entry, of ((set bytes, k), value) pairs."""
+    for (key, k), value in items:
         head = struct.pack("<BI", k, len(key) // width)
         yield b"".join((head, key, b"\x02" if value else b"\x00"))
 
@@ -64,7 +65,7 @@ def save(path: str, memo: dict, game, width: int) -> int:
 
 def _save(path: str, memo: dict, game, width: int) -> int:
     body, size = hashlib.sha256(), 0
-    for data in _entries(memo, width):
+    for data in _entries(memo.items(), width):
         body.update(data)
         size += len(data)
     head = {**_header(game, width), "body_bytes": size, "sha256": body.hexdigest()}
@@ -73,7 +74,7 @@ def _save(path: str, memo: dict, game, width: int) -> int:
         with open(tmp, "wb") as raw:
             f = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) if _gzipped(path) else raw
             f.write(json.dumps(head, sort_keys=True).encode() + b"\n")
-            for data in _entries(memo, width):
+            for data in _entries(memo.items(), width):
                 f.write(data)
             if f is not raw:
                 f.close()  # the gzip trailer; ``raw`` stays open for the fsync
@@ -84,6 +85,22 @@ def _save(path: str, memo: dict, game, width: int) -> int:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return os.path.getsize(path)
+
+
+def dumps(items, game, width: int) -> bytes:
+    """The bytes of a memo file holding ``items`` ((set bytes, k), value), as :func:`save` writes
+    them uncompressed (the worst-case search's tasks exchange such batches: :mod:`.share`)."""
+    body = b"".join(_entries(items, width))
+    head = {**_header(game, width), "body_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()}
+    return json.dumps(head, sort_keys=True).encode() + b"\n" + body
+
+
+def loads(raw: bytes, name: str, game, width: int) -> dict:
+    """The memo of the bytes ``raw`` (:func:`dumps`), read within the same bounds as a file;
+    MemoFileError naming ``name`` otherwise."""
+    import io
+
+    return _read(io.BytesIO(raw), name, game, width, len(raw))
 
 
 def load(path: str, game, width: int) -> dict:

@@ -11,7 +11,6 @@ representative guess, the class it chose, -1 when counting settled it).
 
 from __future__ import annotations
 
-import itertools
 import os
 import sys
 import time
@@ -21,6 +20,7 @@ import numpy as np
 from .counting import Counting
 from .kernel import class_sizes, perfect_split
 from .proof import ProofWriter
+from .share import SHARE_EVERY
 from .space import Space
 from .symmetry import Alike
 
@@ -54,6 +54,13 @@ class WorstSearch:
             self.say(f"checkpoint {checkpoint}: resumed with {len(self.memo)} set{'' if len(self.memo) == 1 else 's'} already searched "
                      "(hints: what is found from them is checked at the end)")
         self.resumed = len(self.memo)  # sets read from the checkpoint: hints, not facts
+        # On a worker (first_guess_task): the keys its own search settled, in order, and the
+        # exchange it shares them through (:mod:`.share`); None in one process.
+        self.fresh: list | None = None
+        self._said: set = set()  # the exchange's lines said once (fan_out)
+        self.exchange = None
+        self.imported = 0  # sets taken from other tasks (on the client: the workers' sum)
+        self.hinted = False  # some came from a file: hints, as a checkpoint's entries
 
     # -- the search -------------------------------------------------------------
 
@@ -78,6 +85,10 @@ class WorstSearch:
         self._tick(n, k)
         result = self._search(cands, k)
         self.memo[key] = result is not None
+        if self.fresh is not None:
+            self.fresh.append(key)
+            if self.exchange is not None and time.monotonic() - self.exchange.at >= SHARE_EVERY:
+                self.share()
         if self.checkpoint is not None and time.monotonic() - self._saved >= self._save_every:
             self.save()
         return result is not None
@@ -91,6 +102,27 @@ class WorstSearch:
         size = save(self.checkpoint, self.memo, self.game, np.dtype(self._key_type).itemsize)
         self._saved = time.monotonic()
         self.say(f"checkpoint {self.checkpoint}: {len(self.memo)} sets saved ({size / 1e6:.1f} MB)")
+
+    def share(self) -> None:
+        """Publish the entries settled here since the last time, import the others' (a worker's)."""
+        ex = self.exchange
+        ex.publish((key, self.memo[key]) for key in self.fresh[ex.pushed:])
+        ex.pushed = len(self.fresh)
+        for memo in ex.fetch():
+            self.take(memo, hints=ex.kind == "folder")
+        ex.at = time.monotonic()
+
+    def take(self, memo: dict, hints: bool) -> int:
+        """Add another search's entries to the memo (those not known here); how many were new.
+        ``hints``: they come from a file, and what is found from them must be checked."""
+        new = 0
+        for key, value in memo.items():
+            if key not in self.memo:
+                self.memo[key] = value
+                new += 1
+        self.imported += new
+        self.hinted = self.hinted or (hints and new > 0)
+        return new
 
     def _key(self, cands, k):
         return cands.astype(self._key_type).tobytes(), k
@@ -134,14 +166,16 @@ class WorstSearch:
                 return int(f)
         return -1
 
-    def fan_out(self, k: int, run) -> None:
+    def fan_out(self, k: int, run, share: tuple | None = None, say=None) -> None:
         """Settle needs(every code, k) on a cluster: ``run(first_guess_task, args)`` searches each
         first guess (one per set of alike guesses, those counting leaves open) in a task of its own,
         and the memo entries the tasks found are merged here. needs(S, k) is a function of (S, k)
         alone, so the memo says what a search in one process finds, and the proof and the strategy
         written from it have its bytes (the tasks' results are merged in the order of ``args``,
         whatever order they finish in; a task run again after a worker died gives the same
-        entries)."""
+        entries). ``share``: where the tasks exchange what they settle while they run
+        (:mod:`.share`), or None; ``say`` gets the lines the tasks' exchanges wrote (a batch
+        skipped)."""
         sp, every = self.space, self._every
         n = len(every)
         if k <= 3 or n < k or n > self.count.N(k - 1) or self._key(every, k) in self.memo:
@@ -150,21 +184,42 @@ class WorstSearch:
         sizes = class_sizes(sp.fb, guesses, every, sp.n_fb)
         sizes[:, sp.win] = 0
         limit = self.count.N(k - 2)
-        args = [(self.game.key(), int(g), k) for g, top in zip(guesses.tolist(), sizes.max(axis=1).tolist())
-                if top <= limit]
+        biggest = sizes.max(axis=1)
+        # _search's order (the smallest biggest class first): in representatives' order the first
+        # rounds of 4x7 at k = 7 searched two guesses that fail, and the client then searched the
+        # one _search tries first itself (942 sets against 441 in one process)
+        args = [(self.game.key(), int(guesses[i]), k, share) for i in np.argsort(biggest, kind="stable").tolist()
+                if biggest[i] <= limit]
         # In rounds of as many tasks as the cluster runs at once, in the search's order: a first
         # guess that fails (no class needs k - 1) settles the level, as in one process, and the
         # guesses after it are not searched (at most a round's worth more than one process).
         width = max(1, getattr(run, "width", 0) or len(args))
+        new: dict = {}  # the entries not sent to the workers yet
         for at in range(0, len(args), width):
             failed = False
-            for chosen, entries, nodes in run(first_guess_task, args[at:at + width]):
+            for chosen, entries, nodes, info in run(first_guess_task, args[at:at + width]):
                 for key, value in entries:
                     self.memo.setdefault(key, value)
                 self.nodes += nodes  # the sets the tasks searched count as this search's
+                self.imported += info["imported"]
+                self.hinted = self.hinted or info["hinted"]
+                for line in info["notes"]:
+                    if say is not None and line not in self._said:
+                        self._said.add(line)
+                        say(line)
                 failed = failed or chosen < 0
+                new.update(entries)  # two tasks may have settled the same set
             if failed:
                 break
+            if share is not None and share[0] == "push" and new and at + width < len(args):
+                # the next round's workers start from this one's entries (memofile's bytes:
+                # the worker reads them within bounds as any batch)
+                from .memofile import dumps
+
+                taken = run.broadcast(take_entries, self.game.key(),
+                                      dumps(new.items(), self.game, np.dtype(self._key_type).itemsize))
+                self.imported += sum(taken.values())
+                new = {}
         if self.checkpoint is not None and time.monotonic() - self._saved >= self._save_every:
             self.save()
 
@@ -259,24 +314,63 @@ class WorstSearch:
 #: A worker's searches, one per game: its memo serves every task it runs (a task's entries are
 #: facts of the game, whichever task found them).
 _WORKER: dict = {}
+#: Entries the client sent (take_entries) before this worker's first task of the game.
+_PENDING: dict = {}
 
 
-def first_guess_task(game_key: tuple, guess: int, k: int) -> tuple:
+def first_guess_task(game_key: tuple, guess: int, k: int, share: tuple | None = None) -> tuple:
     """On a worker: (the first class of ``guess``'s split of every code, biggest first, that needs
-    k - 1, or -1; the memo entries this task added, in the order found; the sets it searched). Its arguments alone fix
-    its result, whichever worker runs it and however often."""
+    k - 1, or -1; the memo entries this task's own search added, in the order found; the sets it
+    searched; {"imported": sets taken from other tasks, "hinted": some of this worker's came from a
+    file, "notes": the exchange's lines}). The chosen class depends on the arguments alone, whichever
+    worker runs it and however often. ``share``: the exchange (:mod:`.share`), or None."""
     from ..game import Game
 
-    search = _WORKER.get(game_key)
-    if search is None:
+    if share is not None and share[0] == "push":
+        share = None  # the client sends the entries between rounds (take_entries)
+    search, base = _WORKER.get(game_key), None
+    if search is None or (search.hinted and (search.exchange is None or search.exchange.where != tuple(share or ()))):
+        # a memo that took hints keeps to the run that read them (its entries are not facts)
         search = _WORKER[game_key] = WorstSearch(Game(*game_key))
+        search.fresh, base = [], 0  # what it takes from the client's entries counts as this task's
+        _take_pending(search, _PENDING.pop(game_key, []))
+    if share is not None and (search.exchange is None or search.exchange.where != tuple(share)):
+        from .share import Exchange
+
+        # a new run's exchange: everything this worker settled itself goes out (pushed = 0)
+        search.exchange = Exchange(share, search.game, np.dtype(search._key_type).itemsize)
+    elif share is None:
+        search.exchange = None
     sp, every = search.space, search._every
-    before, nodes = len(search.memo), search.nodes
+    mark, nodes, imported = len(search.fresh), search.nodes, search.imported if base is None else base
+    if search.exchange is not None:
+        search.share()  # the others' entries before starting
     sizes = class_sizes(sp.fb, np.array([guess], dtype=np.int64), every, sp.n_fb)[0]
     sizes[sp.win] = 0
     chosen = search._class_needing(every, guess, sizes, k)
-    # a dict keeps the order its keys came in: the entries after ``before`` are this task's
-    return chosen, list(itertools.islice(search.memo.items(), before, None)), search.nodes - nodes
+    notes = []
+    if search.exchange is not None:
+        search.share()  # this task's entries out at its end
+        notes, search.exchange.notes = search.exchange.notes, []
+    info = {"imported": search.imported - imported, "hinted": search.hinted, "notes": notes}
+    return chosen, [(key, search.memo[key]) for key in search.fresh[mark:]], search.nodes - nodes, info
+
+
+def take_entries(game_key: tuple, raw: bytes) -> int:
+    """On a worker, between two rounds (the client's ``run.broadcast``): add the entries of the
+    memo file bytes ``raw`` (the round's tasks' own) to this worker's memo; how many were new."""
+    search = _WORKER.get(game_key)
+    if search is None:  # kept for the first task: building the game's tables here (Dask runs
+        _PENDING.setdefault(game_key, []).append(raw)  # this in the worker's event loop) would stall it
+        return 0
+    return _take_pending(search, [raw])
+
+
+def _take_pending(search, batches) -> int:
+    from .memofile import loads
+
+    width = np.dtype(search._key_type).itemsize
+    return sum(search.take(loads(raw, "the client's entries", search.game, width), hints=False) for raw in batches)
 
 
 def _inconsistent(what: str):
