@@ -6,7 +6,10 @@ counting (|C| > N(k-2) settles the guess at once), k <= 2 (any set of 2 needs 2)
 (S needs 3 unless one code splits it into classes of at most one: a compiled scan), and
 |S| < k (playing the candidates one by one settles S within |S|). Results are memoised per
 (candidate set, k); the proof asks a proven node's choices again (:meth:`WorstSearch.choices`: for every
-representative guess, the class it chose, -1 when counting settled it).
+representative guess, the class it chose, -1 when counting settled it). The proof writer does so
+with the node's representatives and splits computed once, the biggest classes (nearly always the
+chosen ones) looked up in batches, and a node where counting settles every guess (most nodes of a
+big proof) told by one compiled scan (:func:`.kernel.split_within`).
 """
 
 from __future__ import annotations
