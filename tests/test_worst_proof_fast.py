@@ -12,6 +12,7 @@ from certify.game import Game
 from certify.search.kernel import class_sizes, split_within
 from certify.search.proof import ProofWriter, dumps
 from certify.search.space import Space, compose, inverse
+from certify.search import symmetry
 from certify.search.symmetry import Alike
 from certify.search.worst import WorstSearch
 
@@ -67,8 +68,11 @@ def _walk(alike, gens, rep, wanted):
     return out
 
 
+@pytest.mark.parametrize("met", [None, 5], ids=["one-chunk", "chunks-of-5"])
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.slug)
-def test_perms_to_rep_are_the_code_by_code_walks(game):
+def test_perms_to_rep_are_the_code_by_code_walks(game, met, monkeypatch):
+    if met is not None:  # a level met in many chunks: the same order
+        monkeypatch.setattr(symmetry, "MET", met)
     sp, rng = Space(game), np.random.default_rng(11)
     alike = Alike(sp)
     mapped = 0

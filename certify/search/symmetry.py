@@ -28,6 +28,9 @@ from .space import Space, compose, inverse
 MAX_TRIES = 24
 
 
+#: Entries (8 bytes each) of the table of a frontier's images that perms_to_rep builds at once.
+MET = 1 << 18
+
 #: Up to this many pegs every peg permutation is tried for the stabilizer of a set (7! = 5,040).
 MAX_ALL_PEG_PERMS = 7
 
@@ -186,21 +189,27 @@ class Alike:
         sig[frontier] = np.arange(sp.pegs)
         tau[frontier] = np.arange(sp.colors)
         left = len(todo)
+        # (a level in chunks of frontier codes: frontier x generators stays within MET entries)
+        step = max(1, MET // max(1, len(gens)))
         while left and len(frontier) and len(gens):
-            met = np.empty((len(frontier), len(gens)), dtype=np.int64)
-            for j, (_, image) in enumerate(gens):  # (not stacked: the generators' images are n each)
-                met[:, j] = image[frontier]
-            met = met.reshape(-1)  # x by x, each x's images in generator order
-            fresh = np.flatnonzero(~known[met])
-            _, first = np.unique(met[fresh], return_index=True)
-            at = fresh[np.sort(first)]  # the first meeting of each new code, in meeting order
-            new = met[at]
-            src, g = frontier[at // len(gens)], at % len(gens)
-            known[new] = True
-            sig[new] = np.take_along_axis(sig[src], inv_s[g], axis=1)
-            tau[new] = np.take_along_axis(tau[src], inv_t[g], axis=1)
-            left -= int(wanted_[new].sum())
-            frontier = new
+            level = []
+            for c0 in range(0, len(frontier), step):
+                part = frontier[c0:c0 + step]
+                met = np.empty((len(part), len(gens)), dtype=np.int64)
+                for j, (_, image) in enumerate(gens):  # (not stacked: the generators' images are n each)
+                    met[:, j] = image[part]
+                met = met.reshape(-1)  # x by x, each x's images in generator order
+                fresh = np.flatnonzero(~known[met])
+                _, first = np.unique(met[fresh], return_index=True)
+                at = fresh[np.sort(first)]  # the first meeting of each new code, in meeting order
+                new = met[at]
+                src, g = part[at // len(gens)], at % len(gens)
+                known[new] = True
+                sig[new] = np.take_along_axis(sig[src], inv_s[g], axis=1)
+                tau[new] = np.take_along_axis(tau[src], inv_t[g], axis=1)
+                left -= int(wanted_[new].sum())
+                level.append(new)
+            frontier = np.concatenate(level)
         if left:  # pragma: no cover - the orbits come from the same generators
             raise AssertionError("orbit without a path to its representative")
         s_rows, t_rows = sig[todo].tolist(), tau[todo].tolist()
