@@ -40,6 +40,7 @@ def _exercise() -> None:
     kernel.partition_hashes(space.fb, every, every, space.n_fb, space.win)
     kernel.same_partitions(space.fb, every, every, every, space.n_fb, space.win)
     kernel.perfect_split(space.fb, every, space.n_fb, space.win)
+    kernel.split_within(space.fb, every, space.n_fb, space.win, 2)
     WeightedSearch(game, np.ones(game.size, dtype=np.int64)).value()
     # the weighted proof's entries (weights 2, 5, 1 on 000, 001, 012: not 0 and 1)
     WeightedSearch(game, [{3: 1, 2: 5, 1: 2}[len(set(game.text(i)))] for i in range(game.size)]).prove()

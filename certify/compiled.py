@@ -39,8 +39,8 @@ SOURCES = ("compiled.py", "aot.py", "search/engine.py", "search/kernel.py", "sea
 EXPORTS = {
     "engine": ("solve", "find", "rehash", "node_entries", "entries_batch", "orbit_reps", "stabilizer",
                "node_scan"),
-    "kernel": ("class_sizes", "partition_hashes", "same_partitions", "perfect_split", "set_hashes",
-               "find_map"),
+    "kernel": ("class_sizes", "partition_hashes", "same_partitions", "perfect_split", "split_within",
+               "set_hashes", "find_map"),
     "wengine": ("wsolve", "wnode_entries"),
     "strategies_kernel": ("_max", "_sumsq", "_parts", "_entropy", "_split"),
     "strategies_bitkernel": ("node_masks", "bit_scores", "parts_scores"),

@@ -16,6 +16,9 @@ from ..game import Game
 #: The search keeps the whole (codes x codes) feedback matrix, one byte a pair: 5040 codes are 25 MB,
 #: 5x7 (16,807 codes) 282 MB, 5x8 (32,768) 1 GiB, 6x6 (46,656 codes, the limit) 2.2 GB.
 MAX_SEARCH_CODES = 46_656
+#: Without repetition, codes are looked up in :attr:`Space.vindex` (8 bytes a value below
+#: colors^pegs: 5x9, 472 KB) up to this many values, by binary search beyond (8x8: 16.8 million).
+MAX_VINDEX = 1 << 21
 
 
 class Space:
@@ -59,6 +62,8 @@ class Space:
             value = value * self.colors + digits[:, i]
         if self.game.repetition:
             return value
+        if self.colors ** self.pegs <= MAX_VINDEX:  # a table look-up, not a binary search (same index)
+            return self.vindex[value]
         return np.searchsorted(self.values, value)
 
     def image(self, pegs, colors) -> np.ndarray:

@@ -28,6 +28,9 @@ from .space import Space, compose, inverse
 MAX_TRIES = 24
 
 
+#: Entries (8 bytes each) of the table of a frontier's images that perms_to_rep builds at once.
+MET = 1 << 18
+
 #: Up to this many pegs every peg permutation is tried for the stabilizer of a set (7! = 5,040).
 MAX_ALL_PEG_PERMS = 7
 
@@ -108,15 +111,15 @@ class Alike:
         sig = np.zeros((c, sp.pegs), dtype=np.int64)  # sig[a, i]: candidates with colour a at peg i
         for i in range(sp.pegs):
             sig[:, i] = np.bincount(digits[:, i], minlength=c)
-        rows = [sig[a].tobytes() for a in range(c)]
         for sigma in self.peg_perms:
-            moved = [sig[b, list(sigma)].tobytes() for b in range(c)]
-            # tau(a) = b needs colour b on peg sigma(i) as often as a on peg i; a itself first.
-            options = [sorted((b for b in range(c) if moved[b] == rows[a]), key=lambda b: b != a)
-                       for a in range(c)]
-            if any(not o for o in options):
+            # tau(a) = b needs colour b on peg sigma(i) as often as a on peg i (fits[a, b]); a
+            # itself first, then the others in order.
+            fits = (sig[None, :, list(sigma)] == sig[:, None, :]).all(axis=2)
+            if not fits.any(axis=1).all():
                 continue
-            tau = self._colour_map(sigma, options, cands, mask)
+            options = [([a] if row[a] else []) + [b for b in range(c) if row[b] and b != a]
+                       for a, row in enumerate(fits.tolist())]
+            tau = self._colour_map(sigma, options, cands, mask, digits)
             if tau is not None:
                 perm = (sigma, tau)
                 gens.append((perm, sp.image(*perm)))
@@ -125,19 +128,23 @@ class Alike:
                     gens.append((inv, sp.image(*inv)))
         return gens
 
-    def _colour_map(self, sigma, options, cands, mask):
+    def _colour_map(self, sigma, options, cands, mask, digits):
         """A colour permutation tau, among the options per colour, with (sigma, tau)(S) = S
-        (at most MAX_TRIES complete maps are checked)."""
+        (at most MAX_TRIES complete maps are checked). ``digits``: the set's codes' digits (a map
+        is checked on the set's images alone, not on every code's)."""
         sp = self.space
         c = sp.colors
         tau = [0] * c
         used = [False] * c
         tries = [0]
+        pegs = list(sigma)
+        moved = np.empty_like(digits)
 
         def extend(a):
             if a == c:
                 tries[0] += 1
-                return mask[sp.image(sigma, tau)[cands]].all()
+                moved[:, pegs] = np.asarray(tau, dtype=np.uint8)[digits]  # as Space.image moves them
+                return mask[sp.index_of(moved)].all()
             for b in options[a]:
                 if not used[b]:
                     tau[a], used[b] = b, True
@@ -168,28 +175,48 @@ class Alike:
     def perms_to_rep(self, gens, rep: np.ndarray, wanted) -> dict:
         """{x: P} with P(S) = S and P(x) = rep[x], for each x of ``wanted``."""
         sp = self.space
-        ident = (tuple(range(sp.pegs)), tuple(range(sp.colors)))
-        todo = set(int(x) for x in wanted if rep[x] != x)
-        out = {}
-        if not todo:
-            return out
-        # Breadth first from the representatives: P_y = P_x . g^-1 for y = g(x).
-        known = {int(r): ident for r in set(int(rep[x]) for x in todo)}
-        frontier = sorted(known)
-        inverses = [(inverse(perm), image) for perm, image in gens]
-        while todo and frontier:
-            nxt = []
-            for x in frontier:
-                px = known[x]
-                for inv, image in inverses:
-                    y = int(image[x])
-                    if y not in known:
-                        known[y] = compose(px, inv)
-                        nxt.append(y)
-                        if y in todo:
-                            out[y] = known[y]
-                            todo.discard(y)
-            frontier = nxt
-        if todo:  # pragma: no cover - the orbits come from the same generators
+        todo = np.unique(np.asarray(wanted, dtype=np.int64))
+        todo = todo[rep[todo] != todo]
+        if not len(todo):
+            return {}
+        # Breadth first from the representatives: P_y = P_x . g^-1 for y = g(x), the first path
+        # met giving y's P. A level at once (numpy), in the order a walk code by code meets them
+        # (frontier order, then generator order): the very permutations it found.
+        inverses = [inverse(perm) for perm, _ in gens]
+        inv_s = np.array([s for s, _ in inverses], dtype=np.int64).reshape(len(gens), sp.pegs)
+        inv_t = np.array([t for _, t in inverses], dtype=np.int64).reshape(len(gens), sp.colors)
+        sig = np.zeros((sp.n, sp.pegs), dtype=np.int64)
+        tau = np.zeros((sp.n, sp.colors), dtype=np.int64)
+        known = np.zeros(sp.n, dtype=bool)
+        wanted_ = np.zeros(sp.n, dtype=bool)
+        wanted_[todo] = True
+        frontier = np.unique(rep[todo])
+        known[frontier] = True
+        sig[frontier] = np.arange(sp.pegs)
+        tau[frontier] = np.arange(sp.colors)
+        left = len(todo)
+        # (a level in chunks of frontier codes: frontier x generators stays within MET entries)
+        step = max(1, MET // max(1, len(gens)))
+        while left and len(frontier) and len(gens):
+            level = []
+            for c0 in range(0, len(frontier), step):
+                part = frontier[c0:c0 + step]
+                met = np.empty((len(part), len(gens)), dtype=np.int64)
+                for j, (_, image) in enumerate(gens):  # (not stacked: the generators' images are n each)
+                    met[:, j] = image[part]
+                met = met.reshape(-1)  # x by x, each x's images in generator order
+                fresh = np.flatnonzero(~known[met])
+                _, first = np.unique(met[fresh], return_index=True)
+                at = fresh[np.sort(first)]  # the first meeting of each new code, in meeting order
+                new = met[at]
+                src, g = part[at // len(gens)], at % len(gens)
+                known[new] = True
+                sig[new] = np.take_along_axis(sig[src], inv_s[g], axis=1)
+                tau[new] = np.take_along_axis(tau[src], inv_t[g], axis=1)
+                left -= int(wanted_[new].sum())
+                level.append(new)
+            frontier = np.concatenate(level)
+        if left:  # pragma: no cover - the orbits come from the same generators
             raise AssertionError("orbit without a path to its representative")
-        return out
+        s_rows, t_rows = sig[todo].tolist(), tau[todo].tolist()
+        return {x: (tuple(s_rows[i]), tuple(t_rows[i])) for i, x in enumerate(todo.tolist())}

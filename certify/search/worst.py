@@ -6,7 +6,10 @@ counting (|C| > N(k-2) settles the guess at once), k <= 2 (any set of 2 needs 2)
 (S needs 3 unless one code splits it into classes of at most one: a compiled scan), and
 |S| < k (playing the candidates one by one settles S within |S|). Results are memoised per
 (candidate set, k); the proof asks a proven node's choices again (:meth:`WorstSearch.choices`: for every
-representative guess, the class it chose, -1 when counting settled it).
+representative guess, the class it chose, -1 when counting settled it). The proof writer does so
+with the node's representatives and splits computed once, the biggest classes (nearly always the
+chosen ones) looked up in batches, and a node where counting settles every guess (most nodes of a
+big proof) told by one compiled scan (:func:`.kernel.split_within`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import time
 import numpy as np
 
 from .counting import Counting
-from .kernel import class_sizes, perfect_split
+from .kernel import class_sizes, perfect_split, split_within
 from .proof import ProofWriter
 from .share import SHARE_EVERY
 from .space import Space
@@ -127,21 +130,27 @@ class WorstSearch:
     def _key(self, cands, k):
         return cands.astype(self._key_type).tobytes(), k
 
-    def choices(self, cands, k) -> dict:
+    def choices(self, cands, k, split=None) -> dict:
         """A proven node's chosen class for every representative guess (-1: counting settled it):
         searched again, every class's answer now in the memo. The memo keeps only True for a proven
-        node: its choices were ~6 bytes for each of up to all codes (5x8: 175 KB a node)."""
-        found = self._search(cands, k) if self.memo.get(self._key(cands, k)) is True else None
+        node: its choices were ~6 bytes for each of up to all codes (5x8: 175 KB a node).
+        ``split``: the node's :meth:`_split`, when the caller has it."""
+        found = self._search(cands, k, split) if self.memo.get(self._key(cands, k)) is True else None
         if found is None:  # only a checkpoint's entry can make the memo say so
             raise _inconsistent(f"a set of {len(cands)} codes marked as needing {k} guesses does not")
         return found
 
-    def _search(self, cands, k):
+    def _split(self, cands, guesses=None):
+        """(representative guesses, their class sizes (win class 0), each one's biggest class)."""
         sp = self.space
-        guesses = self.representatives(cands)[0]
+        if guesses is None:
+            guesses = self.representatives(cands)[0]
         sizes = class_sizes(sp.fb, guesses, cands, sp.n_fb)
         sizes[:, sp.win] = 0
-        biggest = sizes.max(axis=1)
+        return guesses, sizes, sizes.max(axis=1)
+
+    def _search(self, cands, k, split=None):
+        guesses, sizes, biggest = split or self._split(cands)
         limit = self.count.N(k - 2)  # a class above this needs k - 1 by counting
         choices = {}
         # The guesses most likely to settle S within k - 1 first: a failure ends the search.
@@ -290,24 +299,88 @@ class WorstSearch:
         n = len(cands)
         if k <= 2 or n > self.count.N(k - 1) or k == 3:
             return {}  # counting settles every guess (k = 3: each split has a class of two)
-        choices = self.choices(cands, k)
+        if self.memo.get(self._key(cands, k)) is not True:  # only a checkpoint's entry can say so
+            raise _inconsistent(f"a set of {n} codes marked as needing {k} guesses does not")
+        limit = self.count.N(k - 2)
+        # Most proven nodes of a big proof have no entries: every code leaves a class above
+        # N(k - 2) (5x9 without repetition: 16,695 of 17,094 nodes at k = 4). One compiled scan
+        # that stops once every code has such a class says so, without the symmetry and the splits.
+        if not split_within(sp.fb, cands, sp.n_fb, sp.win, limit):
+            return {}
+        # The representatives and the splits once, for the choices and the entries both.
         guesses, gens, rep, same = self.representatives(cands)
-        sizes = class_sizes(sp.fb, self._every, cands, sp.n_fb)
-        sizes[:, sp.win] = 0
-        open_ = np.flatnonzero(sizes.max(axis=1) <= self.count.N(k - 2))
+        split = self._split(cands, guesses)
+        chosen = self._proof_choices(cands, k, split)
+        # A code splits S as its orbit's representative does (a permutation that fixes S maps one
+        # split onto the other, feedback kept), and that one as the guess same[] names: its
+        # biggest class is that guess's, so which codes counting settles needs no split of its own.
+        at = np.full(sp.n, -1, dtype=np.int64)
+        at[guesses] = np.arange(len(guesses))
+        top = at[same[rep]]
+        if (top < 0).any():  # pragma: no cover - same[] names a searched guess for every orbit
+            raise AssertionError("a representative without a searched guess")
+        open_ = np.flatnonzero(split[2][top] <= limit)
         perms = self.alike.perms_to_rep(gens, rep, open_)
         out = {}
+        texts, keys, fb = sp.texts, sp.keys, sp.fb
         for x in open_.tolist():
             r = int(rep[x])
             if r != x:
-                out[sp.texts[x]] = {"same_as": sp.texts[r], "perm": writer.perm_json(perms[x])}
+                out[texts[x]] = {"same_as": texts[r], "perm": writer.perm_json(perms[x])}
                 continue
-            y = same[x]
-            f = choices[y]
-            row_y = sp.fb[y][cands]
-            child = cands[row_y == f]
-            fx = int(sp.fb[x][child[0]])  # x splits S as y does: the same class, x's feedback
-            out[sp.texts[x]] = {sp.keys[fx]: writer.ref(child, k - 1)}
+            raw, size, first = chosen[int(same[x])]
+            if writer.dtype != self._key_type:  # (both 2 bytes a code up to 65,536 codes)
+                raw = np.frombuffer(raw, self._key_type).astype(writer.dtype).tobytes()
+            fx = int(fb[x, first])  # x splits S as same[x] does: the same class, x's feedback
+            out[texts[x]] = {keys[fx]: writer.ref_raw(raw, size, k - 1)}
+        return out
+
+    def _proof_choices(self, cands, k, split) -> dict:
+        """{guess: (its chosen class's key bytes, size, first code)} for every representative guess
+        that counting leaves open at a proven node: :meth:`_search`'s choices, in its order. The
+        chosen class is nearly always the biggest, proven in the memo: those are looked up in
+        batches (one gather of the classes' codes, no mask per guess); any other guess goes
+        through :meth:`_class_needing` as in the search (the raise is :meth:`choices`')."""
+        sp = self.space
+        guesses, sizes, biggest = split
+        limit = self.count.N(k - 2)
+        order = np.argsort(biggest, kind="stable")
+        order = order[biggest[order] <= limit]
+        memo, kt = self.memo, self._key_type
+        out = {}
+        first_class = sizes.argmax(axis=1)  # the first class _class_needing tries (stable: lowest f)
+        keyed = cands.astype(kt)
+        width = np.dtype(kt).itemsize
+        # Classes of k - 1 >= 4 codes are memo entries (k - 1 = 3 is the compiled scan, not kept);
+        # chunks of guesses bound the gather (a guesses x candidates table of bytes).
+        fast = k - 1 >= 4
+        step = max(1, (1 << 22) // max(1, len(cands)))
+        for at in range(0, len(order), step):
+            idx = order[at:at + step]
+            if fast:
+                fs = first_class[idx]
+                table = sp.fb[guesses[idx]][:, cands]  # (chunk, |S|): each guess's feedback
+                hit = table == fs[:, None].astype(table.dtype)
+                counts = sizes[idx, fs].astype(np.int64)
+                members = np.broadcast_to(keyed, hit.shape)[hit]
+                firsts = cands[hit.argmax(axis=1)].tolist()
+                data = members.tobytes()
+                ends = np.cumsum(counts)
+                starts = (ends - counts).tolist()
+            for j, i in enumerate(idx.tolist()):
+                g = int(guesses[i])
+                if fast:
+                    c, s0 = int(counts[j]), starts[j]
+                    if c >= k - 1:
+                        raw = data[s0 * width:(s0 + c) * width]
+                        if memo.get((raw, k - 1)) is True:
+                            out[g] = (raw, c, firsts[j])
+                            continue
+                f = self._class_needing(cands, g, sizes[i], k)
+                if f < 0:
+                    raise _inconsistent(f"a set of {len(cands)} codes marked as needing {k} guesses does not")
+                child = cands[sp.fb[g][cands] == f]
+                out[g] = (child.astype(kt).tobytes(), len(child), int(child[0]))
         return out
 
 
