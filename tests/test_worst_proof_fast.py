@@ -130,3 +130,32 @@ def test_proofs_are_those_the_old_writer_wrote(game):
         cands, bound = writer.next_pending()
         writer.fill(_old_node_guesses(search, cands, bound, writer))
     assert dumps(search.prove(d)) == dumps(writer.document())
+
+
+@pytest.mark.parametrize("game", [Game(3, 4, True), Game(4, 4, True), Game(3, 5, True), Game(4, 5, False),
+                                  Game(3, 6, True)], ids=lambda g: g.slug)
+def test_nodes_at_the_counting_edge_get_the_old_entries(game):
+    """Proven nodes where the best code's biggest class is exactly N(k - 2), the limit at which
+    counting settles a guess: the compiled scan that skips nodes without entries must keep them
+    (a limit one off there was caught by no whole proof of the small games)."""
+    search, rng = WorstSearch(game), np.random.default_rng(11)
+    sp = search.space
+    every = np.arange(sp.n, dtype=np.int64)
+    edges = 0
+    for cands in _sets(sp, rng, 120):
+        sizes = class_sizes(sp.fb, every, cands, sp.n_fb)
+        sizes[:, sp.win] = 0
+        least = int(sizes.max(axis=1).min())
+        for k in range(4, 8):
+            if search.count.N(k - 2) != least or len(cands) > search.count.N(k - 1) or not search.needs(cands, k):
+                continue
+            edges += 1
+            got = []
+            for write in (search._node_guesses, lambda c, b, w: _old_node_guesses(search, c, b, w)):
+                writer = ProofWriter(sp, {"worst_case": k})
+                writer.root(cands, k)
+                writer.next_pending()
+                got.append((write(cands, k, writer), list(writer.pending), writer.keys))
+            assert got[0][0] and got[0][0] == got[1][0], (len(cands), k)
+            assert got[0][1:] == got[1][1:]  # the same children, queued in the same order
+    assert edges > 0
