@@ -97,7 +97,10 @@ def _old_node_guesses(search, cands, k, writer):
     n = len(cands)
     if k <= 2 or n > search.count.N(k - 1) or k == 3:
         return {}
-    choices = search.choices(cands, k)
+    # the node searched again, every class's answer in the memo (the old WorstSearch.choices)
+    assert search.memo.get(search._key(cands, k)) is True
+    choices = search._search(cands, k)
+    assert choices is not None
     guesses, gens, rep, same = search.representatives(cands)
     sizes = class_sizes(sp.fb, search._every, cands, sp.n_fb)
     sizes[:, sp.win] = 0

@@ -22,7 +22,7 @@ import itertools
 import numpy as np
 
 from .kernel import partition_hashes, same_partitions
-from .space import Space, compose, inverse
+from .space import Space, inverse
 
 #: Colour maps tried per peg permutation before giving up on it.
 MAX_TRIES = 24

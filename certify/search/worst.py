@@ -5,9 +5,10 @@ needs(S, k) is an AND/OR search: for EVERY guess g (one per set of alike guesses
 counting (|C| > N(k-2) settles the guess at once), k <= 2 (any set of 2 needs 2), k = 3
 (S needs 3 unless one code splits it into classes of at most one: a compiled scan), and
 |S| < k (playing the candidates one by one settles S within |S|). Results are memoised per
-(candidate set, k); the proof asks a proven node's choices again (:meth:`WorstSearch.choices`: for every
-representative guess, the class it chose, -1 when counting settled it). The proof writer does so
-with the node's representatives and splits computed once, the biggest classes (nearly always the
+(candidate set, k); the memo keeps only True for a proven node (its choices were ~6 bytes for each
+of up to all codes: 5x8, 175 KB a node), so the proof asks a proven node's choices again
+(:meth:`WorstSearch._proof_choices`: for every representative guess counting leaves open, the class
+it chose). The proof writer does so with the node's representatives and splits computed once, the biggest classes (nearly always the
 chosen ones) looked up in batches, and a node where counting settles every guess (most nodes of a
 big proof) told by one compiled scan (:func:`.kernel.split_within`).
 """
@@ -130,16 +131,6 @@ class WorstSearch:
     def _key(self, cands, k):
         return cands.astype(self._key_type).tobytes(), k
 
-    def choices(self, cands, k, split=None) -> dict:
-        """A proven node's chosen class for every representative guess (-1: counting settled it):
-        searched again, every class's answer now in the memo. The memo keeps only True for a proven
-        node: its choices were ~6 bytes for each of up to all codes (5x8: 175 KB a node).
-        ``split``: the node's :meth:`_split`, when the caller has it."""
-        found = self._search(cands, k, split) if self.memo.get(self._key(cands, k)) is True else None
-        if found is None:  # only a checkpoint's entry can make the memo say so
-            raise _inconsistent(f"a set of {len(cands)} codes marked as needing {k} guesses does not")
-        return found
-
     def _split(self, cands, guesses=None):
         """(representative guesses, their class sizes (win class 0), each one's biggest class)."""
         sp = self.space
@@ -149,8 +140,8 @@ class WorstSearch:
         sizes[:, sp.win] = 0
         return guesses, sizes, sizes.max(axis=1)
 
-    def _search(self, cands, k, split=None):
-        guesses, sizes, biggest = split or self._split(cands)
+    def _search(self, cands, k):
+        guesses, sizes, biggest = self._split(cands)
         limit = self.count.N(k - 2)  # a class above this needs k - 1 by counting
         choices = {}
         # The guesses most likely to settle S within k - 1 first: a failure ends the search.
